@@ -1,0 +1,104 @@
+"""The frame format: what every game's match record stores for the replay viewer.
+
+A game's :meth:`~hexarena.core.contract.GameState.frame` returns a **full snapshot** of what to
+draw, as a JSON-safe dict::
+
+    {
+      "layout": "pointy" | "flat",        # hex orientation; cells use axial (q, r)
+      "cells": [                          # every hex drawn, each with a unique "id"
+        {"id": "c5", "q": 2, "r": 4,
+         "terrain": "forest",             # a style key the viewer colours (free vocabulary)
+         "owner": "red" | None,           # a role, coloured per player
+         "region": 17,                    # optional: cells sharing a region are outlined together
+         "label": "3",                    # optional short text drawn in the hex
+         "icons": ["mountain", "troll_lair"],  # optional symbols
+         "fog": {"red": 0|1|2},           # optional: per-role 0 never seen, 1 seen, 2 visible
+         "info": {...}}                   # optional details shown on hover
+      ],
+      "edges": [{"a": "c5", "b": "c6", "kind": "river"}],   # optional
+      "players": [{"role": "red", "score": 3.0, "fields": {...}}],   # per-player panel
+      "panels": {"Shop": {...}},          # optional extra panels (title -> mapping or list)
+    }
+
+A :class:`FrameEncoder` turns successive snapshots into **deltas** so long records stay small:
+only cells whose content changed are written (by id), and the top-level keys other than
+``cells`` only when they changed. :func:`decode_frames` restores full snapshots. The viewer and
+Terra Nova's streaming recorder use the same encoding.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from hexarena.core.errors import RecordError
+
+FORMAT = "hexarena-frames"
+VERSION = 1
+
+
+class FrameEncoder:
+    """Encode full snapshots as deltas against the previous one."""
+
+    def __init__(self) -> None:
+        self._cells: dict[Any, str] = {}
+        self._top: dict[str, str] = {}
+
+    def encode(self, frame: Mapping[str, Any]) -> dict[str, Any]:
+        """The delta for ``frame``: ``{"cells": [changed cells], "removed": [ids], ...}``."""
+        if not isinstance(frame, Mapping) or not isinstance(frame.get("cells"), list):
+            raise ValueError("a frame is a mapping with a 'cells' list")
+        delta: dict[str, Any] = {}
+        cells_now: dict[Any, str] = {}
+        changed = []
+        for cell in frame["cells"]:
+            if "id" not in cell:
+                raise ValueError(f"frame cell without an 'id': {cell!r}")
+            text = json.dumps(cell, sort_keys=True, separators=(",", ":"))
+            cells_now[cell["id"]] = text
+            if self._cells.get(cell["id"]) != text:
+                changed.append(cell)
+        removed = [cid for cid in self._cells if cid not in cells_now]
+        delta["cells"] = changed
+        if removed:
+            delta["removed"] = removed
+        for key, value in frame.items():
+            if key == "cells":
+                continue
+            text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+            if self._top.get(key) != text:
+                delta[key] = value
+                self._top[key] = text
+        for key in [k for k in self._top if k not in frame]:
+            delta.setdefault("dropped", []).append(key)
+            del self._top[key]
+        self._cells = cells_now
+        return delta
+
+
+def decode_frames(deltas: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Full snapshots from a sequence of deltas (inverse of :class:`FrameEncoder`)."""
+    cells: dict[Any, Any] = {}
+    top: dict[str, Any] = {}
+    for i, delta in enumerate(deltas):
+        if not isinstance(delta, Mapping) or not isinstance(delta.get("cells"), list):
+            raise RecordError(f"frame {i} is not a frame delta (needs a 'cells' list)")
+        for cid in delta.get("removed", ()):
+            cells.pop(cid, None)
+        for cell in delta["cells"]:
+            cells[cell["id"]] = cell
+        for key in delta.get("dropped", ()):
+            top.pop(key, None)
+        top.update({k: v for k, v in delta.items() if k not in ("cells", "removed", "dropped")})
+        yield {**top, "cells": list(cells.values())}
+
+
+def header(game: str, **extra: Any) -> dict[str, Any]:
+    """The first line of a frames file."""
+    return {"format": FORMAT, "version": VERSION, "game": game, **extra}
+
+
+def check_header(line: Mapping[str, Any]) -> None:
+    if line.get("format") != FORMAT or line.get("version") != VERSION:
+        raise RecordError(f"not a {FORMAT} v{VERSION} frames file (header {dict(line)!r})")
