@@ -170,6 +170,10 @@ class GameState(ABC):
     name: ClassVar[str] = ""
     #: A short rules summary in our own words, shown to LLM players.
     rules_summary: ClassVar[str] = ""
+    #: Game-specific bots: player type name -> "module:Class" of a ``Player`` subclass.
+    bots: ClassVar[Mapping[str, str]] = FrozenMap()
+    #: Small, quick parameters for demos and generic contract tests.
+    demo_params: ClassVar[Mapping[str, Any]] = FrozenMap()
 
     def __post_init__(self) -> None:
         if not self.roles:

@@ -77,6 +77,7 @@ class HexState(GameState):
         "rule is on, blue may answer red's first stone with 'swap' to take it over (mirrored). "
         "Moves are written as column letter and row number, e.g. c5."
     )
+    demo_params: ClassVar[dict[str, Any]] = {"size": 7, "swap_rule": True}
 
     @classmethod
     def new(cls, seed: int = 0, size: int = 11, swap_rule: bool = False) -> HexState:

@@ -1,0 +1,130 @@
+"""Players: anything that, shown a game state, replies with a move.
+
+The manager gives a player the *view* of its role (``state.query_game(role)``): hidden parts
+are already removed, and ``view.message`` carries the feedback of a rejected attempt. A player
+returns a :class:`Reply`: bots fill ``move`` directly; text players (LLMs, people) fill ``raw``
+and the manager parses it with the game's ``parse_move`` (so parse errors and illegal moves are
+told apart).
+
+Game-specific bots (heuristics) are :class:`Player` subclasses listed in the game's
+``GameState.bots`` mapping and built by :func:`hexarena.core.player_factory.build_player`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hexarena.core.contract import GameState, Move
+from hexarena.core.errors import PlayerError
+from hexarena.core.rng import Rng, derive_seed
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A player's answer: a parsed ``move``, or ``raw`` text for the game to parse, or both.
+
+    ``meta`` carries anything worth recording (token counts, the prompt's size, reasoning).
+    """
+
+    move: Move | None = None
+    raw: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.move is None and self.raw is None:
+            raise ValueError("a Reply needs a move or raw text")
+
+
+class Player(ABC):
+    """Base class of all players. ``name`` identifies the player in records and summaries."""
+
+    #: Short type name used in configs and on the command line (``random``, ``llm``, ...).
+    kind: str = "player"
+
+    def __init__(self, name: str | None = None, seed: int = 0) -> None:
+        self.name = name or self.kind
+        self.seed = seed
+
+    def reset(self, roles: tuple[str, ...], seed: int) -> None:
+        """Called once before a game with the roles this player holds and the game's seed."""
+
+    @abstractmethod
+    def act(self, view: GameState) -> Reply:
+        """Choose a move for ``view.roles[0]`` from that role's view of the game."""
+
+    def close(self) -> None:
+        """Release resources (connections, processes) after the game."""
+
+    def describe(self) -> dict[str, Any]:
+        """What records store about this player (never secrets)."""
+        return {"name": self.name, "type": self.kind}
+
+
+def legal_or_fail(view: GameState) -> tuple[Move, ...]:
+    moves = view.legal_moves()
+    if moves is None:
+        raise PlayerError(f"{view.name} has an open move space; this player needs legal_moves()")
+    if not moves:
+        raise PlayerError("no legal moves in this position")
+    return moves
+
+
+class RandomPlayer(Player):
+    """Uniform over the legal moves, from its own seeded stream (reproducible)."""
+
+    kind = "random"
+
+    def __init__(self, name: str | None = None, seed: int = 0) -> None:
+        super().__init__(name, seed)
+        self._rng = Rng(seed)
+
+    def reset(self, roles: tuple[str, ...], seed: int) -> None:
+        self._rng = Rng(derive_seed(seed, self.seed, "random-player", *roles))
+
+    def act(self, view: GameState) -> Reply:
+        return Reply(move=self._rng.choice(legal_or_fail(view)))
+
+
+class ScriptedPlayer(Player):
+    """Plays a fixed list of moves (raw text or moves), in order; fails when it runs out."""
+
+    kind = "scripted"
+
+    def __init__(self, moves: Iterable[Any], name: str | None = None, as_text: bool = False) -> None:
+        super().__init__(name)
+        self._moves = list(moves)
+        self._as_text = as_text
+        self._next = 0
+
+    def reset(self, roles: tuple[str, ...], seed: int) -> None:
+        self._next = 0
+
+    def act(self, view: GameState) -> Reply:
+        if self._next >= len(self._moves):
+            raise PlayerError(f"scripted player {self.name!r} ran out of moves after {self._next}")
+        move = self._moves[self._next]
+        self._next += 1
+        return Reply(raw=move) if self._as_text else Reply(move=move)
+
+
+class ReplayPlayer(ScriptedPlayer):
+    """Replays the accepted moves of one role from a match record."""
+
+    kind = "replay"
+
+
+class CallablePlayer(Player):
+    """Wraps any function ``view -> move`` (or ``view -> Reply``)."""
+
+    kind = "callable"
+
+    def __init__(self, fn: Callable[[GameState], Any], name: str | None = None) -> None:
+        super().__init__(name or getattr(fn, "__name__", "callable"))
+        self._fn = fn
+
+    def act(self, view: GameState) -> Reply:
+        out = self._fn(view)
+        return out if isinstance(out, Reply) else Reply(move=out)
