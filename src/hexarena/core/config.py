@@ -1,0 +1,178 @@
+"""Match configuration: a schema, loading from YAML/TOML/JSON, and ``${ENV}`` expansion.
+
+Errors name the file, the key and what was expected. Values written as ``${NAME}`` are taken
+from the environment at load time; the *unexpanded* text is what gets recorded, so secrets such
+as API keys never reach logs or records.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from hexarena.core.errors import ConfigError
+
+_ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+SECRET_KEYS = ("api_key", "key", "token", "secret", "password", "authorization")
+
+
+class OnExhausted(StrEnum):
+    """What happens when a player runs out of attempts."""
+
+    FORFEIT = "forfeit"
+    RANDOM_LEGAL = "random_legal"
+    ABORT = "abort"
+
+
+class Feedback(StrEnum):
+    """How much a player is told after a rejected attempt."""
+
+    NONE = "none"
+    GENERIC = "generic"
+    REASON = "reason"
+    REASON_AND_LEGAL = "reason+legal"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GameConfig(_Strict):
+    name: str
+    seed: int = 0
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class PlayerConfig(_Strict):
+    """One player. ``type`` is random, scripted, replay, human, callable, llm, or a game's bot."""
+
+    type: str
+    name: str | None = None
+    roles: list[str] = Field(default_factory=list)
+    seed: int = 0
+    moves: list[Any] | None = None  # scripted
+    record: str | None = None  # replay: a match record directory
+    function: str | None = None  # callable: "module:function"
+    # llm
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    timeout_s: float = 60.0
+    show_legal_moves: bool = True
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("roles", mode="before")
+    @classmethod
+    def _one_role_is_a_list(cls, v: Any) -> Any:
+        return [v] if isinstance(v, str) else v
+
+
+class ManagerConfig(_Strict):
+    max_rounds: int = Field(1000, ge=1)
+    max_attempts_per_turn: int = Field(3, ge=1)
+    max_invalid_per_game: int = Field(20, ge=0)
+    on_exhausted: OnExhausted = OnExhausted.FORFEIT
+    feedback: Feedback = Feedback.REASON
+    per_move_timeout_s: float | None = Field(None, gt=0)
+    per_player_time_budget_s: float | None = Field(None, gt=0)
+    transport_retries: int = Field(3, ge=0)
+    backoff_s: float = Field(0.5, ge=0)
+
+
+class OutputConfig(_Strict):
+    dir: str | None = None
+    frames: bool = True
+
+
+class MatchConfig(_Strict):
+    game: GameConfig
+    players: list[PlayerConfig] = Field(min_length=1)
+    manager: ManagerConfig = Field(default_factory=ManagerConfig)
+    output: OutputConfig = Field(default_factory=OutputConfig)
+
+
+def expand_env(value: Any, where: str = "config") -> Any:
+    """Replace ``${NAME}`` by the environment variable's value, recursively."""
+    if isinstance(value, str):
+
+        def sub(m: re.Match[str]) -> str:
+            name = m.group(1)
+            if name not in os.environ:
+                raise ConfigError(f"{where}: environment variable {name} is not set")
+            return os.environ[name]
+
+        return _ENV_RE.sub(sub, value)
+    if isinstance(value, Mapping):
+        return {k: expand_env(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, list):
+        return [expand_env(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def redact_secrets(value: Any) -> Any:
+    """A copy with every secret-looking key's value replaced (for records and logs)."""
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            secret = any(s == str(k).lower() or str(k).lower().endswith("_" + s) for s in SECRET_KEYS)
+            out[k] = "<redacted>" if secret and v is not None and not _is_reference(v) else redact_secrets(v)
+        return out
+    if isinstance(value, list):
+        return [redact_secrets(v) for v in value]
+    return value
+
+
+def _is_reference(v: Any) -> bool:
+    return isinstance(v, str) and bool(_ENV_RE.fullmatch(v))
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """The raw mapping in a YAML, TOML or JSON file (chosen by extension)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such config file")
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix in (".yaml", ".yml"):
+            data = yaml.safe_load(text)
+        elif path.suffix == ".toml":
+            data = tomllib.loads(text)
+        elif path.suffix == ".json":
+            data = json.loads(text)
+        else:
+            raise ConfigError(f"{path}: unknown config format {path.suffix!r} (use .yaml, .toml or .json)")
+    except (yaml.YAMLError, tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid {path.suffix[1:].upper()}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping, got {type(data).__name__}")
+    return data
+
+
+def parse_config(raw: Mapping[str, Any], source: str = "config") -> MatchConfig:
+    """Validate a raw mapping (``${ENV}`` expanded first); errors name the key and expectation."""
+    expanded = expand_env(dict(raw), source)
+    try:
+        return MatchConfig.model_validate(expanded)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+            problems.append(f"{source}: {key}: {err['msg']}")
+        raise ConfigError("; ".join(problems)) from None
+
+
+def load_config(path: str | Path) -> tuple[MatchConfig, dict[str, Any]]:
+    """The validated config and its raw (unexpanded) mapping, which is safe to record."""
+    raw = read_config_file(path)
+    return parse_config(raw, str(path)), raw
