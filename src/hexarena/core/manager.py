@@ -96,8 +96,9 @@ class _Exhausted(Exception):
 class GameManager:
     """Runs a match: ``GameManager(config).start()`` returns a :class:`MatchResult`.
 
-    ``config`` is a :class:`MatchConfig` or a raw mapping; ``players`` may pre-build some players
-    by name or role (for callables and tests), the rest are built from the config.
+    ``config`` is a :class:`MatchConfig` or a raw mapping; ``players`` may pre-build some players,
+    keyed by the config entry's ``name`` or by role (for callables and tests); the rest are built
+    from the config.
     """
 
     def __init__(
@@ -153,10 +154,8 @@ class GameManager:
                 if not free:
                     raise ConfigError(f"players[{i}]: no role left for this player (roles: {list(defined)})")
                 roles = [free.pop(0)]
-            key = pcfg.name or pcfg.type
-            player = self._prebuilt.get(key) or next(
-                (self._prebuilt[r] for r in roles if r in self._prebuilt), None
-            )
+            player = self._prebuilt.get(pcfg.name) if pcfg.name else None
+            player = player or next((self._prebuilt[r] for r in roles if r in self._prebuilt), None)
             if player is None:
                 player = build_player(pcfg, type(state), index=i)
             for role in roles:
