@@ -1,0 +1,65 @@
+"""Map geometry as arrays: the 42 x 66 odd-r cylinder from :mod:`hexarena.core.hexgrid`.
+
+Flat index = row * 66 + col. Directions follow ``hexgrid.DIRECTIONS`` (east first, counter-
+clockwise); river bit ``d`` of a tile is the edge it shares with its neighbour in direction ``d``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from hexarena.core.hexgrid import WrappedOffsetGrid, axial_to_oddr, oddr_to_axial, spiral
+
+ROWS, COLS = 42, 66
+N_TILES = ROWS * COLS
+GRID = WrappedOffsetGrid(COLS, ROWS)
+WORK_RADIUS = 3
+N_WORK = 37  # a city's centre plus the 36 tiles of rings 1-3
+
+
+@cache
+def neighbors() -> np.ndarray:
+    """(2772, 6) int32 neighbour indices, -1 beyond the top and bottom rows."""
+    return np.array(GRID.neighbor_table(), np.int32)
+
+
+@cache
+def axial() -> tuple[np.ndarray, np.ndarray]:
+    """Axial ``(q, r)`` of every tile."""
+    q = np.zeros(N_TILES, np.int32)
+    r = np.zeros(N_TILES, np.int32)
+    for i in range(N_TILES):
+        h = oddr_to_axial(*GRID.cell(i))
+        q[i], r[i] = h.q, h.r
+    return q, r
+
+
+def distance_np(a: np.ndarray | int, b: np.ndarray | int) -> np.ndarray:
+    """Hex distance between tiles (broadcasting), taking the short way round the cylinder."""
+    q, r = axial()
+    qa, ra, qb, rb = q[a], r[a], q[b], r[b]
+    best = None
+    for shift in (-COLS, 0, COLS):
+        dq, dr = qa - (qb + shift), ra - rb
+        d = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+        best = d if best is None else np.minimum(best, d)
+    return best
+
+
+@cache
+def work_area() -> np.ndarray:
+    """(2772, 37) tiles within 3 of each tile, centre first then ring by ring; -1 off the map."""
+    out = np.full((N_TILES, N_WORK), -1, np.int32)
+    for i in range(N_TILES):
+        for k, h in enumerate(spiral(oddr_to_axial(*GRID.cell(i)), WORK_RADIUS)):
+            cell = GRID.normalize(*axial_to_oddr(h))
+            if cell is not None:
+                out[i, k] = GRID.index(*cell)
+    return out
+
+
+def ring_of_slot() -> np.ndarray:
+    """(37,) ring number (0..3) of each work-area slot."""
+    return np.array([0] + [1] * 6 + [2] * 12 + [3] * 18, np.int32)
