@@ -4,6 +4,8 @@ set -euo pipefail
 
 need=()
 python3 -c "import venv, ensurepip" 2>/dev/null || need+=(python3-venv)
+# The replay viewer's tests drive Debian's Chromium with Playwright (no browser download).
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

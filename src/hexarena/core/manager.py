@@ -60,6 +60,8 @@ class MatchResult:
     invalid: dict[str, int]
     time_s: float
     record_dir: Path | None
+    #: role -> name of the player that held it
+    players: dict[str, str] = field(default_factory=dict)
 
     def to_json(self, config: MatchConfig, players: Mapping[str, Player]) -> dict[str, Any]:
         state = self.final_state
@@ -193,6 +195,7 @@ class GameManager:
             dict(self._invalid),
             time.perf_counter() - started,
             Path(out_dir) if out_dir else None,
+            {role: p.name for role, p in self.players.items()},
         )
         if self.record:
             self.record.event("end", outcome=outcome.to_json())

@@ -1,0 +1,67 @@
+"""The hexarena command line."""
+
+import json
+
+from typer.testing import CliRunner
+
+from hexarena import __version__
+from hexarena.cli import app, main
+
+runner = CliRunner()
+
+
+def test_version_and_list():
+    assert __version__ in runner.invoke(app, ["--version"]).output
+    out = runner.invoke(app, ["list"]).output
+    assert "hex" in out and "red, blue" in out
+
+
+def test_play_writes_a_record_and_replay_checks_it(tmp_path):
+    out = tmp_path / "rec"
+    result = runner.invoke(app, ["play", "hex", "--seed", "4", "--out", str(out), "-p", "size=5", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "win" in result.output and f"record: {out}" in result.output
+    assert json.loads((out / "result.json").read_text())["params"]["size"] == 5
+    replay = runner.invoke(app, ["replay", str(out), "--show"])
+    assert replay.exit_code == 0 and "ok:" in replay.output and "Game over" in replay.output
+
+
+def test_play_from_a_config_file(tmp_path):
+    cfg = tmp_path / "m.toml"
+    cfg.write_text(
+        f'[game]\nname = "hex"\nseed = 3\nparams = {{size = 4}}\n[[players]]\ntype = "random"\n'
+        f'name = "alice"\n[[players]]\ntype = "random"\nname = "bob"\n[output]\ndir = "{tmp_path / "r"}"\n'
+    )
+    result = runner.invoke(app, ["play", str(cfg), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "alice" in result.output and "bob" in result.output
+
+
+def test_demo_plays_every_game(tmp_path):
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "hex" / "result.json").is_file()
+
+
+def run_main(monkeypatch, capsys, *args):
+    monkeypatch.setattr("sys.argv", ["hexarena", *args])
+    try:
+        main()
+    except SystemExit as exc:
+        return exc.code, capsys.readouterr().out
+    return 0, capsys.readouterr().out
+
+
+def test_bad_arguments_are_one_line_errors(monkeypatch, capsys, tmp_path):
+    for args, expected in [
+        (["play", "chess"], "unknown game 'chess'"),
+        (["play", "hex", "-p", "size=99"], "size must be an int from 2 to 26"),
+        (["play", "hex", "--players", "random"], "--players lists 1"),
+        (["play", "hex", "-p", "size"], "--param expects key=value"),
+        (["replay", str(tmp_path / "missing")], "not a directory"),
+        (["play", str(tmp_path / "none.yaml")], "no such config file"),
+    ]:
+        code, out = run_main(monkeypatch, capsys, *args)
+        assert code == 2, args
+        assert expected in out and "Traceback" not in out
+        assert len(out.strip().splitlines()) == 1, out
