@@ -28,7 +28,6 @@ Terra Nova's streaming recorder use the same encoding.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -42,22 +41,21 @@ class FrameEncoder:
     """Encode full snapshots as deltas against the previous one."""
 
     def __init__(self) -> None:
-        self._cells: dict[Any, str] = {}
-        self._top: dict[str, str] = {}
+        self._cells: dict[Any, Mapping[str, Any]] = {}
+        self._top: dict[str, Any] = {}
 
     def encode(self, frame: Mapping[str, Any]) -> dict[str, Any]:
         """The delta for ``frame``: ``{"cells": [changed cells], "removed": [ids], ...}``."""
         if not isinstance(frame, Mapping) or not isinstance(frame.get("cells"), list):
             raise ValueError("a frame is a mapping with a 'cells' list")
         delta: dict[str, Any] = {}
-        cells_now: dict[Any, str] = {}
+        cells_now: dict[Any, Mapping[str, Any]] = {}
         changed = []
         for cell in frame["cells"]:
             if "id" not in cell:
                 raise ValueError(f"frame cell without an 'id': {cell!r}")
-            text = json.dumps(cell, sort_keys=True, separators=(",", ":"))
-            cells_now[cell["id"]] = text
-            if self._cells.get(cell["id"]) != text:
+            cells_now[cell["id"]] = cell
+            if self._cells.get(cell["id"]) != cell:  # plain equality: snapshots are fresh dicts
                 changed.append(cell)
         removed = [cid for cid in self._cells if cid not in cells_now]
         delta["cells"] = changed
@@ -66,10 +64,9 @@ class FrameEncoder:
         for key, value in frame.items():
             if key == "cells":
                 continue
-            text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-            if self._top.get(key) != text:
+            if key not in self._top or self._top[key] != value:
                 delta[key] = value
-                self._top[key] = text
+                self._top[key] = value
         for key in [k for k in self._top if k not in frame]:
             delta.setdefault("dropped", []).append(key)
             del self._top[key]

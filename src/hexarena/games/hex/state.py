@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import string
 from collections import deque
@@ -26,6 +27,8 @@ class HexBoard:
     cells: tuple[int, ...]
     swap_rule: bool
     swapped: bool = False
+    #: RED or BLUE once that colour has joined its edges (kept so checks are O(1)), else EMPTY.
+    winner: int = EMPTY
 
     @property
     def stones(self) -> int:
@@ -34,14 +37,8 @@ class HexBoard:
     def at(self, col: int, row: int) -> int:
         return self.cells[row * self.size + col]
 
-    def winner(self) -> int:
-        """RED or BLUE if that colour has joined its edges, else EMPTY."""
-        for colour in (RED, BLUE):
-            if self._connected(colour):
-                return colour
-        return EMPTY
-
-    def _connected(self, colour: int) -> bool:
+    def connected(self, colour: int) -> bool:
+        """Whether ``colour`` has a chain of stones joining its two edges."""
         n = self.size
         # Red joins row 0 to row n-1; blue joins column 0 to column n-1.
         starts = [(c, 0) for c in range(n)] if colour == RED else [(0, r) for r in range(n)]
@@ -115,14 +112,17 @@ class HexState(GameState):
             cells = list(board.cells)
             cells[idx] = EMPTY
             cells[col * board.size + row] = BLUE  # mirror across the long diagonal
-            return HexBoard(board.size, tuple(cells), board.swap_rule, swapped=True)
+            return HexBoard(board.size, tuple(cells), board.swap_rule, swapped=True)  # one stone wins nothing
         col, row = self._cell(text, board.size)
         idx = row * board.size + col
         if board.cells[idx] != EMPTY:
             raise IllegalMoveError(f"{text} is already taken by {ROLES[board.cells[idx] - 1]}")
         cells = list(board.cells)
-        cells[idx] = self._mover(board)
-        return HexBoard(board.size, tuple(cells), board.swap_rule, board.swapped)
+        mover = self._mover(board)
+        cells[idx] = mover
+        placed = HexBoard(board.size, tuple(cells), board.swap_rule, board.swapped)
+        # Only the colour that just moved can have completed a chain.
+        return dataclasses.replace(placed, winner=mover) if placed.connected(mover) else placed
 
     @staticmethod
     def _cell(text: str, size: int) -> tuple[int, int]:
@@ -153,7 +153,7 @@ class HexState(GameState):
         return found[-1].replace(" ", "")
 
     def validate_game(self) -> Outcome | None:
-        winner = self.environment.winner()
+        winner = self.environment.winner
         if winner == EMPTY:
             return None
         role = ROLES[winner - 1]
@@ -161,7 +161,7 @@ class HexState(GameState):
         return Outcome.from_scores(OutcomeKind.WIN, f"{role} connected {direction}", self.get_scores())
 
     def get_scores(self) -> dict[str, float]:
-        winner = self.environment.winner()
+        winner = self.environment.winner
         return {r: (1.0 if winner == i + 1 else 0.0) for i, r in enumerate(ROLES)}
 
     # -- views -----------------------------------------------------------------------------
