@@ -75,6 +75,7 @@ class HexState(GameState):
         "Moves are written as column letter and row number, e.g. c5."
     )
     demo_params: ClassVar[dict[str, Any]] = {"size": 7, "swap_rule": True}
+    bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.hex.bot:HexBot"}
 
     @classmethod
     def new(cls, seed: int = 0, size: int = 11, swap_rule: bool = False) -> HexState:
