@@ -72,20 +72,27 @@ def legal_or_fail(view: GameState) -> tuple[Move, ...]:
     return moves
 
 
-class RandomPlayer(Player):
-    """Uniform over the legal moves, from its own seeded stream (reproducible)."""
+class SeededPlayer(Player):
+    """A player with its own random stream, derived anew for each game from the game's seed.
 
-    kind = "random"
+    Same game seed, same player seed and same roles give the same choices: matches replay.
+    """
 
     def __init__(self, name: str | None = None, seed: int = 0) -> None:
         super().__init__(name, seed)
-        self._rng = Rng(seed)
+        self.rng = Rng(seed)
 
     def reset(self, roles: tuple[str, ...], seed: int) -> None:
-        self._rng = Rng(derive_seed(seed, self.seed, "random-player", *roles))
+        self.rng = Rng(derive_seed(seed, self.seed, self.kind, *roles))
+
+
+class RandomPlayer(SeededPlayer):
+    """Uniform over the legal moves."""
+
+    kind = "random"
 
     def act(self, view: GameState) -> Reply:
-        return Reply(move=self._rng.choice(legal_or_fail(view)))
+        return Reply(move=self.rng.choice(legal_or_fail(view)))
 
 
 class ScriptedPlayer(Player):

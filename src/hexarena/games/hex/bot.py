@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from hexarena.core.hexgrid import Hex
-from hexarena.core.players import Player, Reply, legal_or_fail
-from hexarena.core.rng import Rng, derive_seed
+from hexarena.core.players import Reply, SeededPlayer, legal_or_fail
 from hexarena.games.hex.state import BLUE, EMPTY, RED, HexBoard, HexState
 
 _BLOCKED = 10_000
@@ -49,17 +48,10 @@ def distance_to_connect(board: HexBoard, colour: int) -> int:
     return _BLOCKED
 
 
-class HexBot(Player):
+class HexBot(SeededPlayer):
     """Greedy two-distance player (see the module docstring)."""
 
     kind = "heuristic"
-
-    def __init__(self, name: str | None = None, seed: int = 0) -> None:
-        super().__init__(name, seed)
-        self._rng = Rng(seed)
-
-    def reset(self, roles: tuple[str, ...], seed: int) -> None:
-        self._rng = Rng(derive_seed(seed, self.seed, "hex-bot", *roles))
 
     def act(self, view: HexState) -> Reply:  # type: ignore[override]
         moves = legal_or_fail(view)
@@ -75,4 +67,4 @@ class HexBot(Player):
                 best, best_score = [move], score
             elif score == best_score:
                 best.append(move)
-        return Reply(move=self._rng.choice(best or list(moves)))
+        return Reply(move=self.rng.choice(best or list(moves)))
