@@ -1,0 +1,62 @@
+"""What one player may see, as a JSON-safe dict: everything public, own coins, never the RNG.
+
+Opponents' coin totals are secret in Small World (their number of coin tokens is not), so they
+appear as ``"HIDDEN"``. The decks' order is never shown; only the six visible combos are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hexarena.games.smallworld.actions import get_legal_actions
+from hexarena.games.smallworld.state import GameState, PlayerState
+
+HIDDEN = "HIDDEN"
+
+
+def region_view(gs: GameState, rid: int) -> dict[str, Any]:
+    region, st = gs.map.regions[rid], gs.regions[rid]
+    return {
+        "id": rid,
+        "terrain": region.terrain.value,
+        "features": sorted(f.value for f in region.features),
+        "owner": st.owner,
+        "race": st.race.value if st.race else None,
+        "is_decline": st.is_decline,
+        "tokens": st.tokens,
+        "markers": [m.value for m in st.markers],
+        "lost_tribe": st.has_lost_tribe,
+        "adjacent": sorted(gs.map.adjacency[rid]),
+    }
+
+
+def player_view(gs: GameState, player: PlayerState, hide_coins: bool) -> dict[str, Any]:
+    view = player.to_json(hide_coins=hide_coins)
+    view["regions"] = len(gs.player_regions(player.player_id))
+    view["tokens_on_map"] = gs.tokens_on_map(player.player_id)
+    races = [player.active.race_name] if player.active else []
+    races += [d.race_name for d in player.declines()]
+    view["pending_redeploy"] = {r.value: gs.pending[r] for r in races if gs.pending.get(r)}
+    return view
+
+
+def build_observation(gs: GameState, player_id: int) -> dict[str, Any]:
+    """The information set of ``player_id``; ``legal_actions`` is empty unless it must act."""
+    acting = gs.acting_player
+    return {
+        "game": {
+            "turn": gs.turn,
+            "max_turns": gs.config.max_turns,
+            "num_players": gs.config.num_players,
+            "current_player": acting,
+            "turn_player": gs.current_player,
+            "phase": gs.phase.value,
+            "you": player_id,
+        },
+        "map": {"regions": [region_view(gs, rid) for rid in range(len(gs.regions))]},
+        "combo_row": [dict(c.to_json(), index=i) for i, c in enumerate(gs.combo_row.visible)],
+        "self": player_view(gs, gs.players[player_id], hide_coins=False),
+        "opponents": [player_view(gs, p, hide_coins=True) for p in gs.players if p.player_id != player_id],
+        "diplomat_immunity": {str(k): v for k, v in gs.diplomat_immunity.items()},
+        "legal_actions": get_legal_actions(gs) if acting == player_id and not gs.game_over else [],
+    }
