@@ -254,6 +254,23 @@ class GameState(ABC):
         """A renderable snapshot for the replay viewer (see :mod:`hexarena.core.frames`)."""
         return None
 
+    # -- optional hooks for reinforcement learning (see hexarena.rl) --------------------------
+    def action_count(self) -> int | None:
+        """Size of a fixed discrete action space, or None where the game has none."""
+        return None
+
+    def action_to_move(self, action: int) -> Move:
+        """The move of a discrete action index (games with :meth:`action_count`)."""
+        raise NotImplementedError(f"{self.name} has no discrete action space")
+
+    def move_to_action(self, move: Move) -> int:
+        """The discrete action index of a move (inverse of :meth:`action_to_move`)."""
+        raise NotImplementedError(f"{self.name} has no discrete action space")
+
+    def observation_array(self, role: str) -> Any:
+        """A numeric observation (a NumPy array) of what ``role`` may see, for RL policies."""
+        raise NotImplementedError(f"{self.name} has no array observation")
+
     def rounds_played(self) -> int:
         """Completed rounds (default: accepted moves divided by the number of seats)."""
         return len(self.history) // max(1, len(self.all_roles()))

@@ -9,6 +9,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
 from hexarena.core.errors import IllegalMoveError, MoveParseError
 from hexarena.core.hexgrid import Hex
@@ -144,6 +146,30 @@ class HexState(GameState):
         if self._swap_allowed(board):
             moves.append("swap")
         return tuple(moves)
+
+    # -- RL hooks: action = cell index (row * size + col); the last index is "swap" ------------
+    def action_count(self) -> int:
+        return self.environment.size**2 + 1
+
+    def action_to_move(self, action: int) -> str:
+        n = self.environment.size
+        if not 0 <= action <= n * n:
+            raise IllegalMoveError(f"action {action} out of range 0..{n * n}")
+        return "swap" if action == n * n else cell_name(action % n, action // n)
+
+    def move_to_action(self, move: Move) -> int:
+        n = self.environment.size
+        if move == "swap":
+            return n * n
+        col, row = self._cell(str(move), n)
+        return row * n + col
+
+    def observation_array(self, role: str) -> np.ndarray:
+        """Planes ``(2, size, size)``: the role's own stones, then the opponent's."""
+        board: HexBoard = self.environment
+        cells = np.asarray(board.cells, dtype=np.int8).reshape(board.size, board.size)
+        own = RED if role == ROLES[0] else BLUE
+        return np.stack([cells == own, (cells != own) & (cells != EMPTY)]).astype(np.int8)
 
     def parse_move(self, text: str) -> Move:
         if not isinstance(text, str):
