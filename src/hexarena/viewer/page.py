@@ -1,0 +1,47 @@
+"""The replay page: one HTML document with the viewer's CSS and JS inlined (no CDN, no build).
+
+The exported file also inlines the record's data, so it opens offline from a ``file://`` URL;
+the local server leaves the data out and the page fetches ``data.json`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from hexarena.viewer.record import load_view_data
+
+_STATIC = files("hexarena.viewer") / "static"
+
+
+def _asset(name: str) -> str:
+    return (_STATIC / name).read_text(encoding="utf-8")
+
+
+def _script_safe(text: str) -> str:
+    """JSON text that cannot end the ``<script>`` element it sits in (``</`` and ``<!--``)."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def page_html(data: dict[str, Any] | None = None) -> str:
+    """The viewer page; with ``data`` inlined when given (from :func:`load_view_data`)."""
+    inline = "" if data is None else _script_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    # The data goes in last, so that nothing inside a record is ever taken for a marker.
+    html = _asset("viewer.html")
+    for marker, text in (
+        ("/*__CSS__*/", _asset("viewer.css")),
+        ("/*__JS__*/", _asset("palette.js") + "\n" + _asset("viewer.js")),
+        ("/*__DATA__*/", inline),
+    ):
+        html = html.replace(marker, text, 1)
+    return html
+
+
+def export_html(record_dir: str | Path, out_path: str | Path) -> Path:
+    """Write one self-contained HTML replay of ``record_dir`` to ``out_path``; returns the path."""
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page_html(load_view_data(record_dir)), encoding="utf-8")
+    return out

@@ -1,0 +1,134 @@
+"""Read a match record into the data the replay page draws.
+
+The page gets the frame *deltas* as written (see :mod:`hexarena.core.frames`) and decodes them
+itself: a 300-step record of a 42x66 map stays a few hundred kilobytes instead of 300 full maps.
+
+Records are read leniently, because people watch matches that are still running or crashed:
+only the frames file is required (``frames.jsonl`` or Terra Nova's ``frames.jsonl.gz``); a
+missing ``result.json``, ``turns.jsonl`` or ``config.json`` just leaves that part of the page
+empty, and a truncated *last* line (a match being written) is skipped with a warning.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from hexarena.core.errors import RecordError
+from hexarena.core.frames import check_header
+
+#: Frames files, in the order they are looked for inside a record directory.
+FRAME_FILES = ("frames.jsonl", "frames.jsonl.gz", "frames.ndjson.gz")
+#: turns.jsonl events shown in the move log (everything else is skipped).
+LOG_EVENTS = ("attempt", "move", "exhausted", "end")
+
+
+def find_frames(record: str | Path) -> Path:
+    """The frames file of a record directory, or ``record`` itself when it is a frames file."""
+    path = Path(record)
+    if path.is_file():
+        return path
+    if not path.is_dir():
+        raise RecordError(f"{path}: no such record directory or frames file")
+    for name in FRAME_FILES:
+        if (path / name).is_file():
+            return path / name
+    raise RecordError(
+        f"{path}: no frames file ({' or '.join(FRAME_FILES)}); was the match recorded with frames?"
+    )
+
+
+def _lines(path: Path, warnings: list[str]) -> Iterator[dict[str, Any]]:
+    """JSON objects, one a line; a corrupt last line is a warning, a corrupt middle line an error."""
+    opener = gzip.open if path.name.endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as fh:
+            text_lines = fh.read().splitlines()
+    except (OSError, EOFError) as exc:  # a gzip stream cut short by a running or crashed writer
+        raise RecordError(f"{path}: unreadable ({exc})") from exc
+    last = max((i for i, line in enumerate(text_lines) if line.strip()), default=-1)
+    for n, line in enumerate(text_lines):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if n == last:
+                warnings.append(f"{path.name}:{n + 1}: truncated last line skipped (match still running?)")
+                return
+            raise RecordError(f"{path}:{n + 1}: corrupt line ({exc.msg})") from exc
+        if not isinstance(obj, dict):
+            raise RecordError(f"{path}:{n + 1}: expected a JSON object")
+        yield obj
+
+
+def _steps(path: Path, warnings: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the steps ``{"step", "role", "move", "delta"}`` of a frames file.
+
+    Lines are either the manager's wrapped form or bare deltas (a streaming recorder may write
+    ``{"cells": [...], ...}`` directly); both become the wrapped form.
+    """
+    lines = _lines(path, warnings)
+    head = next(lines, None)
+    if head is None:
+        raise RecordError(f"{path}: empty frames file")
+    check_header(head)
+    steps: list[dict[str, Any]] = []
+    for n, line in enumerate(lines):
+        delta = line.get("delta", line)
+        if not isinstance(delta, dict) or not isinstance(delta.get("cells"), list):
+            raise RecordError(f"{path}: frame {n} is not a frame delta (needs a 'cells' list)")
+        step = {k: v for k, v in line.items() if k != "delta"} if "delta" in line else {}
+        step.setdefault("step", n)
+        step["delta"] = delta
+        steps.append(step)
+    if not steps:
+        raise RecordError(f"{path}: no frames after the header")
+    return head, steps
+
+
+def _optional_json(path: Path, warnings: list[str]) -> Any:
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        warnings.append(f"{path.name}: corrupt JSON ignored ({exc.msg})")
+        return None
+
+
+def _log(path: Path, warnings: list[str]) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    return [e for e in _lines(path, warnings) if e.get("event") in LOG_EVENTS]
+
+
+def load_view_data(record: str | Path) -> dict[str, Any]:
+    """Everything the page shows about one record, as a JSON-safe dict.
+
+    ``record`` is a record directory, or a frames file on its own (then the log and result are
+    taken from its directory when present).
+    """
+    frames_path = find_frames(record)
+    directory = frames_path.parent
+    warnings: list[str] = []
+    head, steps = _steps(frames_path, warnings)
+    result = _optional_json(directory / "result.json", warnings)
+    config = _optional_json(directory / "config.json", warnings)
+    roles = head.get("roles") or (result or {}).get("roles") or []
+    return {
+        "format": "hexarena-view",
+        "version": 1,
+        "game": head.get("game") or (result or {}).get("game") or "?",
+        "title": directory.name if frames_path.name in FRAME_FILES else frames_path.name,
+        "roles": list(roles),
+        "header": head,
+        "steps": steps,
+        "log": _log(directory / "turns.jsonl", warnings),
+        "result": result,
+        "config": config,
+        "warnings": warnings,
+    }

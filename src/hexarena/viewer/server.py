@@ -1,0 +1,79 @@
+"""A small local server for the replay page (standard library only, bound to 127.0.0.1).
+
+``GET /`` is the page, ``GET /data.json`` the record read afresh on every request, so reloading
+the page shows the moves a running match has added since.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import webbrowser
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from hexarena.core.errors import RecordError
+from hexarena.viewer.page import page_html
+from hexarena.viewer.record import find_frames, load_view_data
+
+
+class ViewerServer(ThreadingHTTPServer):
+    """Serves one record; ``serve_forever()`` runs until ``shutdown()``."""
+
+    daemon_threads = True
+
+    def __init__(self, record_dir: Path, port: int) -> None:
+        self.record_dir = record_dir
+        super().__init__(("127.0.0.1", port), _Handler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: ViewerServer
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path in ("/", "/index.html"):
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", page_html().encode())
+        elif path == "/data.json":
+            try:
+                body = json.dumps(load_view_data(self.server.record_dir), ensure_ascii=False).encode()
+            except RecordError as exc:
+                self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", str(exc).encode())
+                return
+            self._send(HTTPStatus.OK, "application/json", body)
+        elif path == "/favicon.ico":
+            self._send(HTTPStatus.NO_CONTENT, "image/x-icon", b"")
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found")
+
+    def _send(self, status: HTTPStatus, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:  # quiet: the CLI prints the URL only
+        pass
+
+
+def serve(record_dir: str | Path, port: int = 0, open_browser: bool = False) -> tuple[str, ViewerServer]:
+    """Serve the replay of ``record_dir`` on 127.0.0.1 (``port=0``: any free port) in a thread.
+
+    Returns ``(url, server)``; the server runs until ``server.shutdown()``. The record is checked
+    first, so a wrong path fails here rather than in the browser.
+    """
+    record = Path(record_dir)
+    find_frames(record)
+    server = ViewerServer(record, port)
+    threading.Thread(target=server.serve_forever, name="hexarena-viewer", daemon=True).start()
+    if open_browser:
+        webbrowser.open(server.url)
+    return server.url, server
