@@ -7,8 +7,17 @@ from collections.abc import Iterable
 
 from hexarena.games.smallworld import GameConfig, SmallWorldGame
 from hexarena.games.smallworld.data_loader import get_all_races
-from hexarena.games.smallworld.enums import MARKER_SUPPLY, Feature, Marker, PowerName, RaceName, Terrain
+from hexarena.games.smallworld.enums import (
+    MARKER_SUPPLY,
+    Feature,
+    Marker,
+    Phase,
+    PowerName,
+    RaceName,
+    Terrain,
+)
 from hexarena.games.smallworld.game_map import MapGraph, Region
+from hexarena.games.smallworld.rng import SeededRNG
 from hexarena.games.smallworld.state import ActiveRaceState, DeclineRaceState, GameState
 
 
@@ -115,3 +124,66 @@ def act(game: SmallWorldGame, type_: str, **payload: object) -> dict:
 
 def region(game: SmallWorldGame, rid: int):
     return game._state.regions[rid]
+
+
+def setup_pool(
+    game: SmallWorldGame,
+    pid: int,
+    race: RaceName,
+    power: PowerName,
+    regions: dict[int, int],
+    hand: int = 0,
+    decline: bool = False,
+    spirit_slot: bool = False,
+) -> None:
+    """Put ``race`` in play for ``pid`` (active or declined) holding ``regions`` {id: tokens}."""
+    gs = game._state
+    player = gs.players[pid]
+    total = hand + sum(regions.values())
+    gs.tray[race] -= total
+    assert gs.tray[race] >= 0
+    if decline:
+        pool = DeclineRaceState(race, power, hand)
+        if spirit_slot:
+            player.decline_spirit = pool
+        else:
+            player.decline = pool
+    else:
+        player.active = ActiveRaceState(race, power, hand, total, first_turn=False)
+    for rid, n in regions.items():
+        st = gs.regions[rid]
+        st.owner, st.race, st.tokens, st.is_decline = pid, race, n, decline
+        st.has_lost_tribe = False
+    row = gs.combo_row
+    row.visible = [c for c in row.visible if c.race != race and c.power != power]
+    row.race_deck = [r for r in row.race_deck if r != race]
+    row.power_deck = [p for p in row.power_deck if p != power]
+    row.refill()
+
+
+def begin_turn(game: SmallWorldGame, pid: int) -> None:
+    """Make it ``pid``'s turn, at its first decision (pick a combo, or expand/decline)."""
+    gs = game._state
+    gs.current_player = gs.acting_player = pid
+    gs.phase = Phase.CHOOSE_EXPAND_OR_DECLINE if gs.players[pid].active else Phase.PICK_COMBO
+
+
+def rig_die(game: SmallWorldGame, value: int) -> None:
+    """Move the RNG so that its next reinforcement-die roll shows ``value``."""
+    gs = game._state
+    seed, counter = gs.rng.get_state()
+    for c in range(counter, counter + 1000):
+        probe = SeededRNG(0)
+        probe.set_state((seed, c))
+        if probe.roll_reinforcement_die() == value:
+            gs.rng.set_state((seed, c))
+            return
+    raise AssertionError("no such roll nearby")
+
+
+def legal(game: SmallWorldGame, type_: str) -> list[dict]:
+    return [a for a in game.get_legal_actions() if a["type"] == type_]
+
+
+def targets(game: SmallWorldGame, type_: str = "CONQUER") -> set[int]:
+    return {a["region_id"] for a in legal(game, type_)}
