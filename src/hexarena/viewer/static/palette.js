@@ -16,7 +16,8 @@ const HEX_VOCAB = {
       basecamp: "#ddd3b8", el_dorado: "#e8c547", gold: "#e8c547", cave: "#6b625a", magic: "#9b7bbf",
       empty: "#e9e4d8", none: "#e9e4d8", unknown: "#cfcfcf", lost: "#cfcfcf",
     },
-    // s: shape (circle, square, tri, diamond, star), c: fill colour, t: text drawn on it
+    // s: shape (circle, square, tri, diamond, star), c: fill colour, t: text drawn on it,
+    // owned: coloured as the owner (the icon's own "name:role", else the cell's owner)
     icons: {
       mountain: { s: "tri", c: "#6d6259" }, hill: { s: "tri", c: "#a8935a" },
       forest: { s: "tri", c: "#2f6a2c" }, cave: { s: "circle", c: "#4b443e", t: "C" },
@@ -27,10 +28,10 @@ const HEX_VOCAB = {
       lost_tribe: { s: "circle", c: "#9b7b4a", t: "t" }, seaside: { s: "circle", c: "#2f6fae", t: "~" },
       border: { s: "square", c: "#888", t: "b" }, decline: { s: "circle", c: "#777", t: "d" },
       city: { s: "square", c: "#f6f1e3", t: "C" }, capital: { s: "star", c: "#f6d04d" },
-      unit: { s: "circle", c: "#555", t: "U" }, settler: { s: "circle", c: "#555", t: "S" },
-      worker: { s: "circle", c: "#555", t: "W" }, warrior: { s: "circle", c: "#555", t: "w" },
-      archer: { s: "circle", c: "#555", t: "a" }, scout: { s: "circle", c: "#555", t: "s" },
-      pawn: { s: "circle", c: "#555", t: "" }, blockade: { s: "square", c: "#a33", t: "B" },
+      unit: { s: "circle", c: "#555", t: "U", owned: true }, settler: { s: "circle", c: "#555", t: "S", owned: true },
+      worker: { s: "circle", c: "#555", t: "W", owned: true }, warrior: { s: "circle", c: "#555", t: "w", owned: true },
+      archer: { s: "circle", c: "#555", t: "a", owned: true }, scout: { s: "circle", c: "#555", t: "s", owned: true },
+      pawn: { s: "circle", c: "#555", t: "", owned: true }, blockade: { s: "square", c: "#a33", t: "B" },
       start: { s: "circle", c: "#fff", t: "S" }, goal: { s: "star", c: "#e8c547" },
       improvement: { s: "square", c: "#b08a4a", t: "I" }, road: { s: "square", c: "#8a6a3a", t: "r" },
       farm: { s: "square", c: "#d8c86a", t: "f" }, iron: { s: "diamond", c: "#8c9aa6", t: "Fe" },
@@ -43,16 +44,16 @@ const HEX_VOCAB = {
       border: { c: "#000", w: 2, dash: "3 3" },
     },
   },
-  hex: { ownerStyle: "fill", terrain: { board: "#eadfc6" } },
-  smallworld: {
+  hex: { title: "Hex", ownerStyle: "fill", terrain: { board: "#eadfc6" } },
+  smallworld: { title: "Small World",
     terrain: { farmland: "#d8c86a", hill: "#b39b63", mountain: "#857b72", swamp: "#5f6f4b", forest: "#3f7a3a",
       water: "#4f8fcf", sea: "#2f6fae", lake: "#5ba1d8" },
   },
-  cityofgold: {
+  cityofgold: { title: "City of Gold",
     terrain: { jungle: "#3c8a3c", water: "#4f8fcf", village: "#c9a27a", rubble: "#7c7268", basecamp: "#ddd3b8",
       el_dorado: "#e8c547", mountain: "#6d6259", cave: "#6b625a" },
   },
-  terranova: {
+  terranova: { title: "Terra Nova",
     terrain: { coast: "#80b9de", ocean: "#255d94" },
   },
 };

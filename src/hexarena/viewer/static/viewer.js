@@ -76,6 +76,7 @@ const View = {
 function vocabFor(game) {
   const base = HEX_VOCAB.default, own = HEX_VOCAB[game] || {};
   return {
+    title: own.title || game,
     ownerStyle: own.ownerStyle || base.ownerStyle,
     terrain: Object.assign({}, base.terrain, own.terrain),
     icons: Object.assign({}, base.icons, own.icons),
@@ -102,13 +103,15 @@ function roleColour(role) {
   }
   return View.roleColour.get(role);
 }
-/** An icon is "name", "name:role" or {name, owner, label}. */
-function iconSpec(icon) {
+/** An icon is "name", "name:role" or {name, owner, label}; icons marked ``owned`` in the
+ * vocabulary (pawns, units) take the colour of their owner, else of the cell's owner. */
+function iconSpec(icon, cellOwner) {
   let name = icon, owner = null, label = null;
   if (icon && typeof icon === "object") { name = icon.name; owner = icon.owner; label = icon.label; }
   else if (typeof icon === "string" && icon.includes(":")) [name, owner] = icon.split(":", 2);
   const spec = lookup(View.vocab.icons, name) ||
     { s: "circle", c: `hsl(${hashHue(name)},45%,45%)`, t: String(name || "?").charAt(0).toUpperCase() };
+  owner = owner || (spec.owned ? cellOwner : null);
   return { name: String(name), s: spec.s, c: owner ? roleColour(owner) : spec.c, t: label != null ? String(label) : spec.t };
 }
 function centre(c) {
@@ -149,7 +152,7 @@ function drawCell(i, c) {
   const icons = Array.isArray(c.icons) ? c.icons : [];
   const shown = icons.slice(0, 4), labelled = c.label != null && c.label !== "";
   shown.forEach((icon, k) => {
-    const spec = iconSpec(icon), [dx, dy, size] = iconSlot(k, shown.length, labelled);
+    const spec = iconSpec(icon, c.owner), [dx, dy, size] = iconSlot(k, shown.length, labelled);
     const ig = el("g", { class: "icon", transform: `translate(${dx},${dy})` }, g);
     SHAPES[spec.s in SHAPES ? spec.s : "circle"](ig, size).setAttribute("fill", spec.c);
     if (spec.t) el("text", { class: "icon-t", "font-size": (size * (spec.t.length > 1 ? 1.1 : 1.4)).toFixed(1) }, ig).textContent = spec.t;
@@ -287,7 +290,7 @@ function playerName(role) {
 }
 
 function valueCell(v) {
-  if (v && typeof v === "object" && !Array.isArray(v)) {
+  if (isRecord(v)) {
     const t = h("table", { className: "kv nested" });
     for (const [k, x] of Object.entries(v)) t.append(h("tr", {}, h("th", {}, k), h("td", {}, fmt(x))));
     return t;
@@ -318,14 +321,28 @@ function renderPlayers(players) {
   document.getElementById("players-sec").hidden = !box.children.length;
 }
 
-function listTable(rows) {
-  if (rows.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
-    const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    const t = h("table", { className: "grid" }, h("tr", {}, ...cols.map((c) => h("th", {}, c))));
-    for (const r of rows) t.append(h("tr", {}, ...cols.map((c) => h("td", {}, valueCell(r[c])))));
-    return t;
+const isRecord = (v) => v != null && typeof v === "object" && !Array.isArray(v);
+
+/** A table of records: one row each, one column per key; ``names`` (a mapping's keys) go first. */
+function gridTable(rows, names) {
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const head = h("tr", {}, names ? h("th", {}, "") : null, ...cols.map((c) => h("th", {}, c)));
+  const t = h("table", { className: "grid" }, head);
+  rows.forEach((r, i) => t.append(h("tr", {}, names ? h("th", {}, names[i]) : null, ...cols.map((c) => h("td", {}, valueCell(r[c]))))));
+  return t;
+}
+
+/** A panel body: a list of records or a mapping of records as a grid, else key/value rows. */
+function panelBody(body) {
+  if (body == null || (typeof body === "object" && !Object.keys(body).length)) return h("p", { className: "none" }, "none");
+  if (Array.isArray(body)) {
+    return body.length && body.every(isRecord) ? gridTable(body) : h("ul", {}, ...body.map((r) => h("li", {}, fmt(r))));
   }
-  return h("ul", {}, ...rows.map((r) => h("li", {}, fmt(r))));
+  if (isRecord(body)) {
+    const values = Object.values(body);
+    return values.length && values.every(isRecord) ? gridTable(values, Object.keys(body)) : valueCell(body);
+  }
+  return h("p", {}, fmt(body));
 }
 
 function renderPanels(panels) {
@@ -334,9 +351,7 @@ function renderPanels(panels) {
   for (const [title, body] of Object.entries(panels && typeof panels === "object" ? panels : {})) {
     const sec = h("section", { className: "panel" }, h("h2", {}, title));
     sec.dataset.title = title;
-    if (Array.isArray(body)) sec.append(listTable(body));
-    else if (body && typeof body === "object") sec.append(valueCell(body));
-    else sec.append(h("p", {}, fmt(body)));
+    sec.append(panelBody(body));
     box.append(sec);
   }
 }
@@ -622,8 +637,8 @@ function bindControls() {
 
 function renderHeader() {
   const d = View.data, res = d.result;
-  document.title = `${d.game} · ${d.title} · hexarena replay`;
-  document.getElementById("game").textContent = d.game;
+  document.title = `${View.vocab.title} · ${d.title} · hexarena replay`;
+  document.getElementById("game").textContent = View.vocab.title;
   document.getElementById("title").textContent = d.title;
   const out = res && res.outcome ? `${res.outcome.kind}: ${res.outcome.reason}` : "no result yet (running or crashed match)";
   document.getElementById("outcome").textContent = out;
