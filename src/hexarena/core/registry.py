@@ -21,6 +21,8 @@ from hexarena.core.errors import UnknownGameError
 #: name -> "module:attribute" of the game's GameState subclass.
 BUILTIN_GAMES: dict[str, str] = {
     "hex": "hexarena.games.hex:HexState",
+    "cityofgold": "hexarena.games.cityofgold.state:CityOfGoldState",
+    "smallworld": "hexarena.games.smallworld.adapter:SmallWorldState",
 }
 
 ENTRY_POINT_GROUP = "hexarena.games"

@@ -9,3 +9,9 @@ Layers, each usable on its own:
 * :mod:`.state`: the hexarena contract adapter (text rendering, frames);
 * :mod:`.bot`, :mod:`.render`: the heuristic player and image rendering.
 """
+
+from hexarena.games.cityofgold.board import Difficulty
+from hexarena.games.cityofgold.env import CityOfGoldEnv, cog_env
+from hexarena.games.cityofgold.vec import get_runner, get_vec_env, get_vec_sampler, vec
+
+__all__ = ["CityOfGoldEnv", "Difficulty", "cog_env", "get_runner", "get_vec_env", "get_vec_sampler", "vec"]

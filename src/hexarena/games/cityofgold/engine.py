@@ -307,7 +307,7 @@ def legal_mask(g: Game) -> list[bool]:
             if hand[k]:
                 mask[PLAY + k] = mask[DISCARD + k] = True
         for s in range(C.N_SHOP):
-            mask[SHOP + s] = _buyable(g, s) and 2 * C.COST[C.SHOP_CARDS[s]] <= money
+            mask[SHOP + s] = buyable(g, s) and 2 * C.COST[C.SHOP_CARDS[s]] <= money
         mask[PASS] = True
     elif phase == Phase.TRANSMIT:
         for s in range(C.N_SHOP):
@@ -339,7 +339,7 @@ def legal_actions(g: Game) -> list[int]:
     return [a for a, ok in enumerate(legal_mask(g)) if ok]
 
 
-def _buyable(g: Game, s: int) -> bool:
+def buyable(g: Game, s: int) -> bool:
     """Market cards while every market stack has copies; once one is empty, any card in stock."""
     if g.shop[s] == 0:
         return False
@@ -365,7 +365,7 @@ def why_illegal(g: Game, action: int) -> str:
         card = C.NAMES[C.SHOP_CARDS[arg]]
         if g.shop[arg] == 0:
             return f"no {card} left in the shop"
-        if g.phase == Phase.BUYING and not _buyable(g, arg):
+        if g.phase == Phase.BUYING and not buyable(g, arg):
             return f"{card} is in the reserve; it can be bought only once a market stack is empty"
         if g.phase == Phase.BUYING:
             return f"{card} costs {C.COST[C.SHOP_CARDS[arg]]}, you have {g.money2 / 2:g}"

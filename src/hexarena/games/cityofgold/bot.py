@@ -1,0 +1,218 @@
+"""A heuristic City of Gold player: races down the shortest path, buys cards that fit the course.
+
+It plans with hex distances to El Dorado (ignoring costs), plays the hand card that carries a
+pawn furthest along that path, uses draw and Native specials when they help, buys the card whose
+resources best match the terrain still ahead, and thins its deck by removing the weakest
+starting cards when a special or a basecamp lets it.
+"""
+
+from __future__ import annotations
+
+from hexarena.core.contract import GameState
+from hexarena.core.players import Player, Reply
+from hexarena.games.cityofgold import cards as C
+from hexarena.games.cityofgold.actions import DISCARD, MOVE, PASS, PLAY, REMOVE, SHOP, SPECIAL, Phase
+from hexarena.games.cityofgold.board import COIN, NEIGHBORS, Course
+from hexarena.games.cityofgold.engine import ARRIVED, Game, buyable, legal_mask
+
+_DIST: dict[int, tuple[Course, list[int]]] = {}
+#: Cards worth removing first (weakest starters), then the rest by shop cost.
+_THIN_ORDER = (C.card_id("Sailor"), C.card_id("Traveler"), C.card_id("Explorer"))
+_SPECIAL_VALUE = {"Native": 2.6, "Cartographer": 1.8, "Scientist": 1.7, "Compass": 1.4, "Travel Log": 1.4}
+
+
+def distances(course: Course) -> list[int]:
+    """Cached hex distances to El Dorado."""
+    hit = _DIST.get(id(course))
+    if hit is None or hit[0] is not course:
+        if len(_DIST) > 256:
+            _DIST.clear()
+        hit = _DIST[id(course)] = (course, course.distance_to_finish())
+    return hit[1]
+
+
+def _step_cost(g: Game, cell: int, d: int) -> tuple[int, int, int, bool]:
+    """(target, requirement kind, amount, is a blockade) of a move."""
+    n = NEIGHBORS[cell][d]
+    b = g.gate.get(cell * 6 + d, -1)
+    if b >= 0 and g.blockade_holder[b] < 0:
+        blk = g.course.blockades[b]
+        return n, blk.kind, blk.amount, True
+    return n, g.course.req_kind[n], g.course.req_amount[n], False
+
+
+def run_length(g: Game, cell: int, res: list[int], dist: list[int], occupied: set[int]) -> int:
+    """How many hexes closer a pawn gets by greedy steps paid from ``res`` alone."""
+    res = res[:]
+    gained = 0
+    for _ in range(12):
+        best = None
+        for d, n in enumerate(NEIGHBORS[cell]):
+            if n < 0 or dist[n] < 0 or dist[n] >= dist[cell] or n in occupied:
+                continue
+            _, kind, amount, blocked = _step_cost(g, cell, d)
+            if kind and kind <= COIN and res[kind - 1] >= amount and (best is None or dist[n] < best[0]):
+                best = (dist[n], n, kind, amount, blocked)
+        if best is None:
+            return gained
+        _, n, kind, amount, blocked = best
+        left = res[kind - 1] - amount
+        res = [0, 0, 0]
+        res[kind - 1] = left
+        if not blocked:
+            cell = n
+        gained += 1
+    return gained
+
+
+def _terrain_ahead(g: Game, dist: list[int]) -> list[float]:
+    """Share of machete / paddle / coin among the hexes still ahead of the leading pawn."""
+    mine = [c for c in g.pawns[g.player] if c != ARRIVED]
+    limit = max((dist[c] for c in mine), default=0)
+    counts = [1.0, 1.0, 1.0]
+    for cell in g.course.cells():
+        kind = g.course.req_kind[cell]
+        if kind and kind <= COIN and 0 <= dist[cell] < limit:
+            counts[kind - 1] += g.course.req_amount[cell]
+    total = sum(counts)
+    return [c / total for c in counts]
+
+
+def card_value(card: int, ahead: list[float]) -> float:
+    """How much a card helps the race (about 1 for a starting card)."""
+    name = C.NAMES[card]
+    if name in _SPECIAL_VALUE:
+        return _SPECIAL_VALUE[name]
+    if C.IS_JOKER[card]:
+        value = C.RESOURCES[card][0] * 1.1
+    else:
+        value = sum(r * 3 * share for r, share in zip(C.RESOURCES[card], ahead, strict=True))
+    if C.RESOURCES[card][2] and not C.IS_JOKER[card]:
+        value = max(value, 0.5 * C.RESOURCES[card][2])  # money to buy better cards
+    return value * (0.6 if C.SINGLE_USE[card] else 1.0)
+
+
+def choose_action(g: Game) -> int:
+    """The heuristic's flat action for the player to act."""
+    mask = legal_mask(g)
+    dist = distances(g.course)
+    hand = g.hand()
+    phase = g.phase
+    if phase == Phase.MOVEMENT:
+        return _movement(g, mask, dist)
+    if phase == Phase.NATIVE:
+        return _best_move(g, mask, dist, free=True) or PASS
+    if phase == Phase.BUYING:
+        return _buying(g, mask, dist)
+    if phase == Phase.TRANSMIT:
+        ahead = _terrain_ahead(g, dist)
+        options = [s for s in range(C.N_SHOP) if mask[SHOP + s]]
+        return SHOP + max(options, key=lambda s: card_value(C.SHOP_CARDS[s], ahead)) if options else PASS
+    base = DISCARD if phase == Phase.PAY_DISCARD else REMOVE
+    worst = _worst_card(hand, _terrain_ahead(g, dist))
+    if phase == Phase.REMOVE and (worst is None or sum(sum(z) for z in g.zones[g.player]) <= 6):
+        return PASS
+    return base + worst if worst is not None else PASS
+
+
+def _worst_card(hand: list[int], ahead: list[float]) -> int | None:
+    held = [k for k in range(C.N_CARDS) if hand[k]]
+    if not held:
+        return None
+    return min(held, key=lambda k: (card_value(k, ahead), -_THIN_ORDER.index(k) if k in _THIN_ORDER else 0))
+
+
+def _best_move(g: Game, mask: list[bool], dist: list[int], free: bool = False) -> int | None:
+    """The legal move that gets closest to El Dorado, if any gets closer."""
+    best, best_d = None, None
+    for pawn, cell in enumerate(g.pawns[g.player]):
+        if cell == ARRIVED:
+            continue
+        for d in range(6):
+            a = MOVE + 6 * pawn + d
+            n = NEIGHBORS[cell][d]
+            if not mask[a] or dist[n] < 0 or dist[n] >= dist[cell]:
+                continue
+            kind = _step_cost(g, cell, d)[1]
+            if not free and kind > COIN and sum(g.hand()) < 2:
+                continue
+            if best_d is None or dist[n] < best_d:
+                best, best_d = a, dist[n]
+    return best
+
+
+def _movement(g: Game, mask: list[bool], dist: list[int]) -> int:
+    hand = g.hand()
+    for k in range(C.N_CARDS):  # draw specials first: more cards, more options
+        if mask[SPECIAL + k] and C.SPECIAL[k] == C.SPECIAL_DRAW:
+            return SPECIAL + k
+    move = _best_move(g, mask, dist)
+    if move is not None:
+        return move
+    occupied = g.occupied()
+    best, best_gain = None, 0
+    for k in range(C.N_CARDS):
+        if not mask[PLAY + k]:
+            continue
+        gain = max(
+            (
+                run_length(g, c, list(C.RESOURCES[k]), dist, occupied - {c})
+                for c in g.pawns[g.player]
+                if c != ARRIVED
+            ),
+            default=0,
+        )
+        # prefer the card that goes furthest, then the cheapest one for the distance
+        if gain > best_gain or (gain == best_gain and gain and best is not None and C.COST[k] < C.COST[best]):
+            best, best_gain = k, gain
+    if best is not None:
+        return PLAY + best
+    native = C.card_id("Native")
+    if mask[SPECIAL + native] and hand[native]:
+        return SPECIAL + native
+    transmitter = C.card_id("Transmitter")
+    if mask[SPECIAL + transmitter]:
+        return SPECIAL + transmitter
+    return PASS
+
+
+def _buying(g: Game, mask: list[bool], dist: list[int]) -> int:
+    """Spend cards that cannot move us next turn first (they cycle the deck), then buy or pass."""
+    hand = g.hand()
+    ahead = _terrain_ahead(g, dist)
+    occupied = g.occupied()
+    pawns = [c for c in g.pawns[g.player] if c != ARRIVED]
+    useless = [
+        k
+        for k in range(C.N_CARDS)
+        if hand[k]
+        and C.HAS_RESOURCES[k]
+        and not any(run_length(g, c, list(C.RESOURCES[k]), dist, occupied - {c}) for c in pawns)
+    ]
+    potential = g.money2 + sum(C.MONEY2[k] * hand[k] for k in range(C.N_CARDS) if C.HAS_RESOURCES[k])
+    wanted = [
+        s
+        for s in range(C.N_SHOP)
+        if buyable(g, s)
+        and 2 * C.COST[C.SHOP_CARDS[s]] <= potential
+        and card_value(C.SHOP_CARDS[s], ahead) >= 1.4
+    ]
+    if useless:
+        return (PLAY if wanted else DISCARD) + max(useless, key=lambda k: C.MONEY2[k])
+    if not wanted:
+        return PASS
+    target = max(wanted, key=lambda s: (card_value(C.SHOP_CARDS[s], ahead), -C.COST[C.SHOP_CARDS[s]]))
+    if mask[SHOP + target]:
+        return SHOP + target
+    payers = [k for k in range(C.N_CARDS) if hand[k] and C.HAS_RESOURCES[k]]
+    return PLAY + max(payers, key=lambda k: C.MONEY2[k]) if payers else PASS
+
+
+class HeuristicPlayer(Player):
+    """Plays :func:`choose_action` on its view of the game."""
+
+    kind = "heuristic"
+
+    def act(self, view: GameState) -> Reply:
+        action = choose_action(view.environment.game)
+        return Reply(move=view.format_move(action))

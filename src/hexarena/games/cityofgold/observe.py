@@ -1,0 +1,210 @@
+"""Observations of City of Gold as numpy structured records (the 0.0.3 ``ObsData`` layout, fixed).
+
+``shared``
+    ``map`` uint8 [48, 48, 7]: channel 0 = relative occupancy (1 = player to act, 2 = next, ...,
+    0 = empty), channels 1-5 = machete, paddle, coin, discard, remove requirement, channel 6 = finish;
+    ``phase`` uint8 (:class:`~.actions.Phase`); ``current_resources`` float32 [3] (machete, paddle,
+    coin; coin is the money in the buying phase and may be x.5); ``shop`` uint8 [18] copies left
+    per shop index; ``market`` bool [18]; ``blockades`` int8 [6, 4] rows (standing, requirement
+    kind, amount, holder relative to the player to act: 0 none, 1 self, 2 next, ...);
+    ``blockade_map`` uint8 [48, 48]: blockade index + 1 on the hexes either side of
+    a blockade's border (a move across that border needs the blockade opened first).
+``player_data`` [4], by absolute seat
+    ``obs``: the five zones ``draw``, ``hand``, ``active``, ``played``, ``discard`` uint8 [21] plus
+    ``hand_size``, ``draw_size``, ``arrived`` (pawns home), ``blockades``; the hand and draw pile of
+    every seat but the one to act are zeroed (only their sizes are public) unless ``omniscient``;
+    ``action_mask``: the five-head mask, filled for the seat to act only.
+``action_mask`` bool [115]: the flat mask (:mod:`.actions`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexarena.games.cityofgold import cards as C
+from hexarena.games.cityofgold.actions import (
+    DISCARD,
+    HEAD_SIZES,
+    HEADS,
+    MOVE,
+    N_ACTIONS,
+    PLAY,
+    REMOVE,
+    SHOP,
+    SPECIAL,
+    Phase,
+)
+from hexarena.games.cityofgold.board import FINISH, GRID, NO_REQ, Course
+from hexarena.games.cityofgold.engine import ARRIVED, DRAW_PILE, HAND, STAT_NAMES, Game, legal_mask
+
+MAX_PLAYERS = 4
+ZONE_FIELDS = ("draw", "hand", "active", "played", "discard")
+
+SHARED_DTYPE = np.dtype(
+    [
+        ("map", np.uint8, (GRID, GRID, 7)),
+        ("phase", np.uint8),
+        ("current_resources", np.float32, (3,)),
+        ("shop", np.uint8, (C.N_SHOP,)),
+        ("market", np.bool_, (C.N_SHOP,)),
+        ("blockades", np.int8, (6, 4)),
+        ("blockade_map", np.uint8, (GRID, GRID)),
+    ]
+)
+PLAYER_OBS_DTYPE = np.dtype(
+    [(z, np.uint8, (C.N_CARDS,)) for z in ZONE_FIELDS]
+    + [("hand_size", np.uint8), ("draw_size", np.uint8), ("arrived", np.uint8), ("blockades", np.uint8)]
+)
+MASK_DTYPE = np.dtype([(h, np.bool_, (HEAD_SIZES[h],)) for h in HEADS])
+ACTION_DTYPE = np.dtype([(h, np.uint8) for h in HEADS])
+PLAYER_DTYPE = np.dtype([("obs", PLAYER_OBS_DTYPE), ("action_mask", MASK_DTYPE)])
+OBS_DTYPE = np.dtype(
+    [
+        ("shared", SHARED_DTYPE),
+        ("player_data", PLAYER_DTYPE, (MAX_PLAYERS,)),
+        ("action_mask", np.bool_, (N_ACTIONS,)),
+    ]
+)
+AGENT_INFO_DTYPE = np.dtype([("returns", np.float32)] + [(s, np.int64) for s in STAT_NAMES])
+INFO_DTYPE = np.dtype(
+    [
+        ("total_length", np.int64),
+        ("truncated", np.bool_),
+        ("n_players", np.uint8),
+        ("agents", AGENT_INFO_DTYPE, (MAX_PLAYERS,)),
+    ]
+)
+
+_STATIC: dict[int, tuple[Course, np.ndarray, np.ndarray]] = {}
+
+
+def static_layers(course: Course) -> tuple[np.ndarray, np.ndarray]:
+    """Requirement channels 1-6 and the blockade map of a course (cached per course object)."""
+    hit = _STATIC.get(id(course))
+    if hit is not None and hit[0] is course:
+        return hit[1], hit[2]
+    layers = np.zeros((GRID * GRID, 7), np.uint8)
+    for cell in course.cells():
+        kind = course.req_kind[cell]
+        if kind != NO_REQ:
+            layers[cell, kind] = course.req_amount[cell]
+        layers[cell, 6] = course.terrain[cell] == FINISH
+    guard = np.zeros(GRID * GRID, np.uint8)
+    for cell, _, b in course.gates:
+        guard[cell] = b + 1
+    if len(_STATIC) > 512:
+        _STATIC.clear()
+    _STATIC[id(course)] = (course, layers.reshape(GRID, GRID, 7), guard.reshape(GRID, GRID))
+    return _STATIC[id(course)][1], _STATIC[id(course)][2]
+
+
+def write_observation(rec: np.ndarray, g: Game, omniscient: bool = False, viewer: int | None = None) -> None:
+    """Fill a zeroed or previously written ``OBS_DTYPE`` record (a 0-d view) from the game.
+
+    ``viewer`` (default: the player to act) is the seat whose information set it shows; relative
+    numbers count from it, and the action masks stay empty unless it is the player to act.
+    """
+    shared = rec["shared"]
+    static, guard = static_layers(g.course)
+    shared["map"] = static
+    shared["blockade_map"] = guard
+    me = g.player if viewer is None else viewer
+    flat_map = shared["map"].reshape(GRID * GRID, 7)
+    for p, pawns in enumerate(g.pawns):
+        for cell in pawns:
+            if cell != ARRIVED:
+                flat_map[cell, 0] = (p - me) % g.n_players + 1
+    shared["phase"] = g.phase
+    if g.phase == Phase.BUYING:
+        shared["current_resources"] = (0.0, 0.0, g.money2 / 2)
+    else:
+        shared["current_resources"] = g.res
+    shared["shop"] = g.shop
+    shared["market"] = g.market
+    blockades = np.zeros((6, 4), np.int8)
+    for b, blk in enumerate(g.course.blockades):
+        holder = g.blockade_holder[b]
+        relative = 0 if holder < 0 else (holder - me) % g.n_players + 1
+        blockades[b] = (holder < 0, blk.kind, blk.amount, relative)
+    shared["blockades"] = blockades
+    players = rec["player_data"]
+    players[:] = np.zeros((), PLAYER_DTYPE)
+    n = g.n_players
+    zones = np.array(g.zones, np.uint8)
+    obs = players["obs"]
+    obs["hand_size"][:n] = zones[:, HAND].sum(axis=1)
+    obs["draw_size"][:n] = zones[:, DRAW_PILE].sum(axis=1)
+    if not omniscient:
+        hidden = [p for p in range(n) if p != me]
+        zones[hidden, DRAW_PILE] = 0
+        zones[hidden, HAND] = 0
+    for z, field in enumerate(ZONE_FIELDS):
+        obs[field][:n] = zones[:, z]
+    obs["arrived"][:n] = [sum(1 for c in pawns if c == ARRIVED) for pawns in g.pawns]
+    obs["blockades"][:n] = [sum(1 for h in g.blockade_holder if h == p) for p in range(n)]
+    flat = np.array(legal_mask(g) if me == g.player else [False] * N_ACTIONS, np.bool_)
+    rec["action_mask"] = flat
+    if me != g.player:
+        return
+    heads = players[me]["action_mask"]
+    for h, (start, size) in _head_slices(g.phase).items():
+        head = heads[h]
+        head[0] = True
+        head[1:] = flat[start : start + size]
+
+
+def _head_slices(phase: int) -> dict[str, tuple[int, int]]:
+    """Where each head of the five-head mask lies in the flat mask in this phase."""
+    removal = DISCARD if phase in (Phase.PAY_DISCARD, Phase.BUYING) else REMOVE
+    return {
+        "play": (PLAY, C.N_CARDS),
+        "play_special": (SPECIAL, C.N_CARDS),
+        "remove": (removal, C.N_CARDS),
+        "move": (MOVE, 12),
+        "get_from_shop": (SHOP, C.N_SHOP),
+    }
+
+
+def observe(g: Game, omniscient: bool = False, viewer: int | None = None) -> np.ndarray:
+    """A fresh observation record for ``viewer`` (default: the player to act)."""
+    rec = np.zeros((), OBS_DTYPE)
+    write_observation(rec, g, omniscient, viewer)
+    return rec
+
+
+def flatten(rec: np.ndarray) -> np.ndarray:
+    """Every observation field except the masks, as one float32 vector (for generic RL code)."""
+    parts: list[np.ndarray] = []
+
+    def walk(value: np.ndarray) -> None:
+        names = value.dtype.names
+        if names is None:
+            parts.append(np.asarray(value, np.float32).ravel())
+            return
+        for name in names:
+            if name != "action_mask":
+                walk(value[name])
+
+    walk(rec)
+    return np.concatenate(parts)
+
+
+def to_dict(rec: np.ndarray) -> dict[str, Any]:
+    """A structured record as nested dicts of arrays (what Gymnasium-style code expects)."""
+    if rec.dtype.names is None:
+        return rec
+    return {name: to_dict(rec[name]) for name in rec.dtype.names}
+
+
+def write_info(rec: np.ndarray, g: Game) -> None:
+    """Fill an ``INFO_DTYPE`` record: game length, truncation and per-seat statistics."""
+    rec["total_length"] = g.turn
+    rec["truncated"] = g.truncated
+    rec["n_players"] = g.n_players
+    agents = rec["agents"]
+    for p in range(g.n_players):
+        agents[p]["returns"] = g.rewards[p]
+        for s, value in zip(STAT_NAMES, g.stats[p], strict=True):
+            agents[p][s] = value
