@@ -1,0 +1,289 @@
+"""The city phase of a player's turn: worked tiles, yields, growth, borders and production.
+
+Citizens pick tiles from the preference (each citizen the best of its city's owned tiles;
+duplicates merge, so a citizen can idle). Growth, yields and worked tiles are vectorised over the
+ten cities; borders and construction run in a scan over cities in slot order, so an earlier city
+claims a wonder (or a unit-cap slot) before a later one sees it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from hexarena.games.terranova import formulas
+from hexarena.games.terranova.geometry import N_TILES, N_WORK, ring_of_slot
+from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
+from hexarena.games.terranova.tables import (
+    BUILDING_SLOTS,
+    CULTURE,
+    FOOD,
+    GOLD,
+    PROD,
+    SCIENCE,
+    load_tables,
+)
+from hexarena.games.terranova.world import (
+    const,
+    gather,
+    is_military,
+    masked_argmax,
+    neighbor_table,
+    occupancy,
+    player_yields,
+    work_frames,
+)
+
+
+class CityYields(NamedTuple):
+    yields: jax.Array  # (10, 8) per city: food .. happiness, tourism
+    worked: jax.Array  # (10, 37) bool
+    executed: jax.Array  # (10, 36) tile slot per citizen, -1 idle
+
+
+def owned_frames(state: GameState, p: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Each city's 37 work-area tiles and which of them the city owns."""
+    c, t = state.cities, state.tiles
+    frames = work_frames(jnp.where(c.exists[p], c.pos[p], -1))
+    owner = gather(t.owner, frames, -1)
+    city = gather(t.owner_city, frames, -1)
+    owned = (frames >= 0) & (owner == p) & (city == jnp.arange(MAX_CITIES)[:, None])
+    return frames, owned
+
+
+def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> CityYields:
+    """Worked tiles from the citizens' preferences, then each city's yields."""
+    tb = load_tables()
+    c = state.cities
+    frames, owned = owned_frames(state, p)
+    workable = owned[:, 1:]  # (10, 36); the centre is always worked
+    pop = c.pop[p]
+    picks = masked_argmax(citizen_scores, workable[:, None, :])  # (10, 36 citizens)
+    active = jnp.arange(N_WORK - 1)[None, :] < pop[:, None]
+    picks = jnp.where(active & c.exists[p][:, None], picks, -1)
+    hit = (picks[:, :, None] == jnp.arange(N_WORK - 1)[None, None, :]).any(1)
+    worked = jnp.concatenate([c.exists[p][:, None], hit], axis=1)
+    tile_y = gather(player_yields(state, state.players.techs[p]), frames, 0.0)  # (10, 37, 7)
+    water = gather(state.layers.elevation == 0, frames, False)
+    built = c.buildings[p].astype(jnp.float32)  # (10, 148)
+    water_bonus = built @ const(tb.building_water_yields)
+    tile_sum = (worked[..., None] * (tile_y + water[..., None] * water_bonus[:, None, :])).sum(1)
+    tile_sum = jnp.concatenate([tile_sum, jnp.zeros((MAX_CITIES, 1))], axis=1)
+    flat = built @ const(tb.building_yields)
+    per_pop = (built @ const(tb.building_per_pop)) * pop[:, None]
+    per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
+    percent = built @ const(tb.building_percent)
+    total = (tile_sum + flat + per_pop) * (1 + percent / 100.0)
+    total = jnp.where(c.exists[p][:, None], total, 0.0)
+    return CityYields(total, worked, picks)
+
+
+def grow(state: GameState, p: jax.Array, food_yield: jax.Array) -> GameState:
+    """Food: 2 per citizen eaten; a full stock adds a citizen, a stock below -2 loses one."""
+    tb = load_tables()
+    r = tb.rules
+    c = state.cities
+    pop = c.pop[p]
+    surplus = food_yield - r["food_per_pop"] * pop
+    unhappy = state.players.happiness[p] < 0
+    surplus = jnp.where(unhappy & (surplus > 0), surplus * r["unhappy_growth_factor"], surplus)
+    food = c.food[p] + surplus
+    need = formulas.growth_threshold(pop)
+    keep = (c.buildings[p] * const(tb.building_carryover)).sum(1)
+    grows = c.exists[p] & (food >= need)
+    starves = c.exists[p] & (food < r["starve_threshold"])
+    new_pop = pop + grows - (starves & (pop > 1))
+    food = jnp.where(grows, food - need + keep * need, food)
+    food = jnp.where(starves, jnp.where(pop > 1, 0.0, r["starve_threshold"]), food)
+    food = jnp.where(c.exists[p], food, 0.0)
+    return state._replace(cities=c._replace(pop=c.pop.at[p].set(new_pop), food=c.food.at[p].set(food)))
+
+
+def build_mask(
+    state: GameState, p: jax.Array, cs: jax.Array, claims: jax.Array, counts: jax.Array
+) -> jax.Array:
+    """(185,) what city ``cs`` may start now, given wonders claimed and queued unit counts."""
+    tb = load_tables()
+    c, pl = state.cities, state.players
+    techs = pl.techs[p]
+    built_here = c.buildings[p, cs]
+    kind = const(tb.building_kind)
+    world_built = c.buildings.any((0, 1))
+    national_built = c.buildings[p].any(0)
+    pos = jnp.maximum(c.pos[p, cs], 0)
+    nb = neighbor_table()[pos]
+    coastal = ((state.layers.elevation[jnp.maximum(nb, 0)] == 0) & (nb >= 0)).any()
+    river = state.layers.river[pos] > 0
+    b_ok = const(tb.buildable) & ~built_here
+    b_ok &= jnp.all(~const(tb.building_tech) | techs, axis=1)
+    b_ok &= jnp.all(~const(tb.building_req) | built_here, axis=1)
+    b_ok &= (kind != 1) | (~world_built & ~claims)
+    b_ok &= (kind != 2) | (~national_built & ~claims)
+    b_ok &= ~const(tb.building_needs_river) | river
+    b_ok &= ~const(tb.building_needs_coast) | coastal
+    owned_res = resources_owned(state, p)
+    u_ok = jnp.all(~const(tb.unit_tech)[1:] | techs, axis=1) & ~jnp.any(
+        const(tb.unit_obsolete)[1:] & techs, axis=1
+    )
+    u_ok &= jnp.all(~const(tb.unit_resource)[1:] | owned_res, axis=1)
+    settler = jnp.arange(1, len(tb.unit_names)) == tb.unit("settler")
+    caravan = jnp.arange(1, len(tb.unit_names)) == tb.unit("caravan")
+    n_units, n_settlers = counts[0], counts[1]
+    u_ok &= n_units < MAX_UNITS
+    u_ok &= ~settler | (c.exists[p].sum() + n_settlers < MAX_CITIES)
+    u_ok &= ~caravan  # trade routes arrive in a later stage
+    return jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
+
+
+def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
+    """(53,) resource kinds on tiles of ``p`` that carry their improvement and are revealed."""
+    tb = load_tables()
+    res = state.layers.resource.astype(jnp.int32)
+    imp = state.tiles.improvement.astype(jnp.int32)
+    reveal = const(tb.resource_reveal)[res]
+    ok = (state.tiles.owner == p) & (res > 0) & (const(tb.resource_improvement)[res] == imp)
+    ok &= state.players.techs[p][jnp.maximum(reveal, 0)]
+    return jnp.zeros(len(tb.resource_names), bool).at[jnp.where(ok, res, 0)].max(ok)
+
+
+def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array) -> GameState:
+    """Spend culture on the best unowned tile next to the city's border, if affordable."""
+    c, t = state.cities, state.tiles
+    cost = formulas.border_cost(c.tiles_claimed[p, cs] + 1)
+    frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
+    nb = neighbor_table()[jnp.maximum(frame, 0)]
+    mine = (gather(t.owner, nb, -1) == p) & (gather(t.owner_city, nb, -1) == cs)
+    free = (frame >= 0) & (gather(t.owner, frame, 0) < 0) & (gather(state.layers.cs_owner, frame, 1) == 0)
+    cand = free & mine.any(1)
+    y = gather(player_yields(state, state.players.techs[p]), frame, 0.0)
+    value = y[:, FOOD] * 2 + y[:, PROD] + y[:, GOLD] + 2.0 * (gather(state.layers.resource, frame, 0) > 0)
+    value = value - 0.5 * const(ring_of_slot())
+    best = masked_argmax(value, cand)
+    go = c.exists[p, cs] & (c.culture[p, cs] >= cost) & (best >= 0)
+    tile = jnp.where(go, frame[jnp.maximum(best, 0)], N_TILES)
+    return state._replace(
+        tiles=t._replace(
+            owner=t.owner.at[tile].set(p.astype(jnp.int8), mode="drop"),
+            owner_city=t.owner_city.at[tile].set(cs.astype(jnp.int8), mode="drop"),
+        ),
+        cities=c._replace(
+            culture=c.culture.at[p, cs].add(jnp.where(go, -cost, 0.0)),
+            tiles_claimed=c.tiles_claimed.at[p, cs].add(go.astype(jnp.int32)),
+        ),
+    )
+
+
+def _spawn(
+    state: GameState, p: jax.Array, kind: jax.Array, pos: jax.Array, go: jax.Array
+) -> tuple[GameState, jax.Array]:
+    u = state.units
+    slot = jnp.argmin(u.kind[p] > 0)
+    put = go & (u.kind[p, slot] == 0)
+
+    def setv(arr: jax.Array, value: jax.Array | float | int) -> jax.Array:
+        return arr.at[p, slot].set(jnp.where(put, jnp.asarray(value, arr.dtype), arr[p, slot]))
+
+    return state._replace(
+        units=u._replace(
+            kind=setv(u.kind, kind),
+            pos=setv(u.pos, pos),
+            moves=setv(u.moves, 0.0),
+            hp=setv(u.hp, 1.0),
+            engaged_turns=setv(u.engaged_turns, 0),
+            engaged_action=setv(u.engaged_action, -1),
+            fought=setv(u.fought, False),
+        )
+    ), put
+
+
+def production_phase(
+    state: GameState, p: jax.Array, build_scores: jax.Array, prod_yield: jax.Array, culture_yield: jax.Array
+) -> tuple[GameState, jax.Array, jax.Array]:
+    """Scan over cities: claim border tiles, pick builds (with claims), produce, complete.
+
+    Returns the state, the build index chosen this turn per city (-1 none) and the gold from
+    cities with nothing legal to build.
+    """
+    tb = load_tables()
+    cost = jnp.concatenate([const(tb.building_cost), const(tb.unit_cost)[1:]])
+    kind = const(tb.building_kind)
+    c0 = state.cities
+    current = jnp.where(c0.constructing[p] < BUILDING_SLOTS, c0.constructing[p], BUILDING_SLOTS)
+    in_progress = jnp.zeros(BUILDING_SLOTS, bool).at[current].set(True, mode="drop")
+    claims = in_progress & (kind > 0)
+    queued = jnp.where(c0.exists[p], c0.constructing[p], -1) - BUILDING_SLOTS + 1
+    n_units = (state.units.kind[p] > 0).sum() + (queued > 0).sum()
+    n_settlers = (state.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum()
+    state = state._replace(cities=c0._replace(culture=c0.culture.at[p].add(culture_yield)))
+
+    def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
+        st, claims, counts = carry
+        cs, scores, prod_y = xs
+        st = _claim_tile(st, p, cs)
+        mask = build_mask(st, p, cs, claims, counts)
+        choice = masked_argmax(scores, mask)
+        c = st.cities
+        item = jnp.where(choice >= 0, choice, c.constructing[p, cs])
+        b = jnp.clip(choice, 0, BUILDING_SLOTS - 1)
+        claims = claims | (
+            (jnp.arange(BUILDING_SLOTS) == b) & (choice >= 0) & (choice < BUILDING_SLOTS) & (kind > 0)
+        )
+        new_unit = choice >= BUILDING_SLOTS
+        counts = counts + jnp.stack(
+            [new_unit, new_unit & (choice - BUILDING_SLOTS + 1 == tb.unit("settler"))]
+        )
+        idle = c.exists[p, cs] & (item < 0)
+        stock = c.prod[p, cs] + jnp.where(idle, 0.0, prod_y)
+        done = (item >= 0) & (stock >= cost[jnp.maximum(item, 0)])
+        is_unit = item >= BUILDING_SLOTS
+        utype = (item - BUILDING_SLOTS + 1).astype(jnp.int8)
+        occ = occupancy(st)
+        here = c.pos[p, cs]
+        spot = jnp.maximum(here, 0)
+        blocked = jnp.where(is_military(utype), occ.military[spot] >= 0, occ.civilian[spot] >= 0)
+        st, placed = _spawn(st, p, utype, here, done & is_unit & ~blocked)
+        finished = done & (~is_unit | placed)
+        c = st.cities
+        new_b = c.buildings[p, cs] | ((jnp.arange(BUILDING_SLOTS) == item) & finished & ~is_unit)
+        c = c._replace(
+            buildings=c.buildings.at[p, cs].set(new_b),
+            prod=c.prod.at[p, cs].set(jnp.where(finished, stock - cost[jnp.maximum(item, 0)], stock)),
+            constructing=c.constructing.at[p, cs].set(jnp.where(finished, -1, item)),
+        )
+        st = st._replace(cities=c)
+        gold = jnp.where(idle, prod_y, 0.0)
+        return (st, claims, counts), (choice, gold)
+
+    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield)
+    counts = jnp.stack([n_units, n_settlers]).astype(jnp.int32)
+    (state, _, _), (chosen, gold) = jax.lax.scan(per_city, (state, claims, counts), xs)
+    return state, chosen, gold.sum()
+
+
+def city_phase(
+    state: GameState, p: jax.Array, citizen_scores: jax.Array, build_scores: jax.Array
+) -> tuple[GameState, jax.Array, jax.Array, jax.Array]:
+    """Yields, growth, borders and production for player ``p``.
+
+    Returns the state, executed worked tiles (10, 36), executed build choices (10,) and the
+    empire's yields this turn (8,) including gold from idle production.
+    """
+    cy = city_yields(state, p, citizen_scores)
+    c = state.cities
+    state = state._replace(cities=c._replace(worked=c.worked.at[p].set(cy.worked)))
+    state = grow(state, p, cy.yields[:, FOOD])
+    state, chosen, idle_gold = production_phase(
+        state, p, build_scores, cy.yields[:, PROD], cy.yields[:, CULTURE]
+    )
+    empire = cy.yields.sum(0).at[GOLD].add(idle_gold)
+    return state, cy.executed, chosen, empire
+
+
+def heal_cities(state: GameState, p: jax.Array) -> GameState:
+    tb = load_tables()
+    c = state.cities
+    cap = tb.rules["city_max_hp"] + (c.buildings[p] * const(tb.building_hp)).sum(1) / 100.0
+    hp = jnp.where(c.exists[p], jnp.minimum(c.hp[p] + tb.rules["city_heal_per_turn"], cap), 0.0)
+    return state._replace(cities=c._replace(hp=c.hp.at[p].set(hp)))

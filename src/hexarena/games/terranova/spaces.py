@@ -1,0 +1,67 @@
+"""The spec's action and executed-action shapes for one game, and random preference scores.
+
+Actions are a nested tuple, in the spec's order::
+
+    ((accept_deny (6, 2), ask (6, 56), offer (56,), counterparty (6,)),   # trade (later stage)
+     policy (54,),                                                          # later stage
+     tenet (91,),                                                           # later stage
+     tech (81,),
+     (unit_action_type (30, 19), unit_target_hex (30, 2772)),
+     (worked_tiles (10, 36, 36), build_choice (10, 185)))
+
+The simulator takes them with two extra leading axes (num_devices, num_games).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from hexarena.games.terranova.geometry import N_TILES
+from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS
+from hexarena.games.terranova.tables import N_BUILDABLES, N_CATEGORIES
+
+N_TRADEABLES, N_POLICIES, N_TENETS, N_TECHS, N_CITIZENS = 56, 54, 91, 81, 36
+
+ACTION_SHAPES: tuple = (
+    ((N_PLAYERS, 2), (N_PLAYERS, N_TRADEABLES), (N_TRADEABLES,), (N_PLAYERS,)),
+    (N_POLICIES,),
+    (N_TENETS,),
+    (N_TECHS,),
+    ((MAX_UNITS, N_CATEGORIES), (MAX_UNITS, N_TILES)),
+    ((MAX_CITIES, N_CITIZENS, N_CITIZENS), (MAX_CITIES, N_BUILDABLES)),
+)
+
+EXECUTED_SHAPES: tuple = (
+    ((N_PLAYERS,), (), (), ()),
+    (2,),
+    (3,),
+    (2,),
+    ((MAX_UNITS,), (MAX_UNITS,)),
+    ((MAX_CITIES, N_CITIZENS), (MAX_CITIES,)),
+)
+
+
+def _is_shape(x: Any) -> bool:
+    return isinstance(x, tuple) and all(isinstance(d, int) for d in x)
+
+
+def map_shapes(fn: Any, shapes: tuple = ACTION_SHAPES) -> Any:
+    """Apply ``fn(shape)`` to every leaf shape of a shape tree, keeping the nesting."""
+    if _is_shape(shapes):
+        return fn(shapes)
+    return tuple(map_shapes(fn, s) for s in shapes)
+
+
+def random_actions(key: jax.Array, lead: tuple[int, ...] = ()) -> tuple:
+    """Uniform random scores for every endpoint, with extra leading axes ``lead``."""
+    leaves: list[tuple[int, ...]] = []
+    map_shapes(leaves.append)
+    keys = iter(jax.random.split(key, len(leaves)))
+    return map_shapes(lambda s: jax.random.uniform(next(keys), (*lead, *s)))
+
+
+def zero_actions(lead: tuple[int, ...] = ()) -> tuple:
+    return map_shapes(lambda s: jnp.zeros((*lead, *s), jnp.float32))

@@ -1,0 +1,154 @@
+"""One player's turn in one game: research, units, cities, empire, fog, score, victory, reset.
+
+The order inside a turn follows the original: technology choice -> units (scan over 30 slots) ->
+cities (yields, growth, borders, production) -> empire (gold, upkeep, science, happiness) ->
+healing -> fog of war for every player -> score-delta reward -> next player, round counter,
+turn cap and domination victory -> a finished game restarts from its own map.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from hexarena.games.terranova import formulas
+from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
+from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
+from hexarena.games.terranova.tables import GOLD, HAPPY, SCIENCE, load_tables
+from hexarena.games.terranova.units import heal_units, unit_phase
+from hexarena.games.terranova.world import const, masked_argmax, neighbor_table
+
+Actions = Any  # the spec's nested tuple for one game (see spaces.ACTION_SHAPES)
+
+
+def choose_research(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[GameState, jax.Array]:
+    """An idle player starts its best legal tech (prerequisites known, not known yet)."""
+    pl = state.players
+    known = pl.techs[p]
+    legal = ~known & jnp.all(~const(load_tables().tech_prereq) | known, axis=1)
+    pick = jnp.where(pl.researching[p] < 0, masked_argmax(scores, legal), -1)
+    researching = jnp.where(pick >= 0, pick, pl.researching[p])
+    return state._replace(players=pl._replace(researching=pl.researching.at[p].set(researching))), pick
+
+
+def empire_phase(state: GameState, p: jax.Array, empire: jax.Array) -> GameState:
+    """Gold and upkeep (a deficit comes out of science), research progress, happiness."""
+    tb = load_tables()
+    pl, c = state.players, state.cities
+    n_units = (state.units.kind[p] > 0).sum()
+    upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() + formulas.unit_upkeep(n_units, state.turn)
+    gold = pl.gold[p] + empire[GOLD] - upkeep
+    science = jnp.maximum(empire[SCIENCE] + jnp.minimum(gold, 0.0), 0.0)
+    gold = jnp.maximum(gold, 0.0)
+    stock = pl.science[p] + science
+    r = pl.researching[p]
+    cost = const(tb.tech_cost)[jnp.maximum(r, 0)]
+    learn = (r >= 0) & (stock >= cost)
+    techs = pl.techs.at[p].set(pl.techs[p] | ((jnp.arange(tb.n_techs) == r) & learn))
+    luxuries = (resources_owned(state, p) & const(tb.resource_kind == 3)).sum()
+    rules = tb.rules
+    happy = rules["start_happiness"] + rules["luxury_happiness"] * luxuries + empire[HAPPY]
+    happy = (
+        happy
+        - rules["unhappiness_per_city"] * c.exists[p].sum()
+        - rules["unhappiness_per_pop"] * c.pop[p].sum()
+    )
+    players = pl._replace(
+        gold=pl.gold.at[p].set(gold),
+        science=pl.science.at[p].set(jnp.where(learn, stock - cost, stock)),
+        researching=pl.researching.at[p].set(jnp.where(learn, -1, r)),
+        techs=techs,
+        happiness=pl.happiness.at[p].set(happy),
+    )
+    return state._replace(players=players)
+
+
+def _dilate(mask: jax.Array, times: int) -> jax.Array:
+    nb = neighbor_table()
+    for _ in range(times):
+        mask = mask | jnp.where(nb >= 0, mask[..., jnp.maximum(nb, 0)], False).any(-1)
+    return mask
+
+
+def update_fog(state: GameState) -> GameState:
+    """Every player sees 2 tiles around its units and cities and 1 beyond its borders."""
+    sight = load_tables().rules["sight"]
+    u, c, t = state.units, state.cities, state.tiles
+    players = jnp.arange(N_PLAYERS)[:, None]
+    seen_by = jnp.zeros((N_PLAYERS, t.owner.shape[0] + 1), bool)
+    upos = jnp.where(u.kind > 0, u.pos, t.owner.shape[0])
+    cpos = jnp.where(c.exists, c.pos, t.owner.shape[0])
+    seen_by = seen_by.at[jnp.broadcast_to(players, upos.shape), upos].set(True)
+    seen_by = seen_by.at[jnp.broadcast_to(players, cpos.shape), cpos].set(True)[:, :-1]
+    visible = _dilate(seen_by, sight) | _dilate(t.owner[None, :] == players, 1)
+    vis = jnp.where(visible, 2, jnp.minimum(t.visibility, 1)).astype(jnp.int8)
+    return state._replace(tiles=t._replace(visibility=vis))
+
+
+def player_scores(state: GameState) -> jax.Array:
+    """(6,) the score of every player."""
+    tb = load_tables()
+    c = state.cities
+    world = const(tb.building_kind == 1)
+    wonders = (c.buildings & world).sum((1, 2))
+    tiles = (state.tiles.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1)
+    return formulas.score(c.exists.sum(1), c.pop.sum(1), tiles, wonders, state.players.techs.sum(1))
+
+
+def domination_winner(state: GameState) -> jax.Array:
+    """A player who has sacked every rival capital still standing (or outlived every rival); else -1."""
+    alive = state.cities.exists.any(1) | (state.units.kind > 0).any(1)
+    beaten = state.players.has_sacked | ~alive[None, :] | jnp.eye(N_PLAYERS, dtype=bool)
+    wins = alive & beaten.all(1) & state.players.ever_settled
+    return jnp.where(wins.any(), jnp.argmax(wins), -1).astype(jnp.int32)
+
+
+def new_game(layers: MapLayers, key: jax.Array) -> GameState:
+    """The first turn of a game on ``layers``, with every player's starting sight."""
+    return update_fog(initial_state(layers, key))
+
+
+def no_action_tuple() -> tuple:
+    """Executed-action fields of the later-stage endpoints (always -1 in stage 1)."""
+    m1 = jnp.int32(-1)
+    return (
+        (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1),
+        jnp.full(2, -1, jnp.int32),
+        jnp.full(3, -1, jnp.int32),
+    )
+
+
+def step_game(
+    state: GameState, actions: Actions, turn_cap: int
+) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
+    """The turn of ``state.player``; returns (state, executed actions, reward, done, winner).
+
+    A finished game is already reset in the returned state, so the winner comes separately.
+    """
+    _trade, _policy, _tenet, tech_scores, (type_scores, target_scores), (citizen_scores, build_scores) = (
+        actions
+    )
+    p = state.player
+    state, tech_pick = choose_research(state, p, tech_scores)
+    state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
+    state, worked, built, empire = city_phase(state, p, citizen_scores, build_scores)
+    state = empire_phase(state, p, empire)
+    state = heal_cities(heal_units(state, p), p)
+    state = update_fog(state)
+    scores = player_scores(state)
+    reward = scores[p] - state.players.prev_score[p]
+    pl = state.players
+    state = state._replace(players=pl._replace(prev_score=pl.prev_score.at[p].set(scores[p])))
+    winner = domination_winner(state)
+    turn = state.turn + (p == N_PLAYERS - 1)
+    done = (turn >= turn_cap) | (winner >= 0)
+    key, sub = jax.random.split(state.key)
+    state = state._replace(turn=turn, player=(p + 1) % N_PLAYERS, done=done, winner=winner, key=key)
+    fresh = new_game(state.layers, sub)
+    state = jax.tree_util.tree_map(lambda new, old: jnp.where(done, new, old), fresh, state)
+    trade, policy, tenet = no_action_tuple()
+    tech = jnp.stack([tech_pick, jnp.int32(-1)])
+    executed = (trade, policy, tenet, tech, (ucat, utgt), (worked, built))
+    return state, executed, reward, done, winner

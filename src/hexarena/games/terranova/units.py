@@ -1,0 +1,423 @@
+"""The unit phase of a player's turn: worker builds finish, then each of the 30 slots acts once.
+
+A slot's action is resolved from the player's preferences: the best legal category (masked
+argmax over 19 scores), then the best legal target tile for it (masked argmax over 2772 scores).
+Categories: 0 move, 1 settle, 2-15 worker builds, 16-17 caravans (later stage), 18 combat.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from hexarena.games.terranova import formulas
+from hexarena.games.terranova.geometry import N_TILES, N_WORK
+from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
+from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.world import (
+    IMPASSABLE,
+    Occupancy,
+    const,
+    distance_from,
+    enter_cost,
+    is_military,
+    masked_argmax,
+    neighbor_table,
+    occupancy,
+    top_era,
+    work_frames,
+)
+
+MOVE, SETTLE, COMBAT = 0, 1, 18
+FIRST_BUILD, LAST_BUILD = 2, 15
+REACH_ITERATIONS = 8  # Bellman-Ford rounds: enough for 8 moves over open ground
+
+
+def finish_builds(state: GameState, p: jax.Array) -> GameState:
+    """Decrement worker builds of player ``p``; builds reaching zero change their tile."""
+    tb = load_tables()
+    u, t = state.units, state.tiles
+    turns = u.engaged_turns[p]
+    finishing = (turns == 1) & (u.kind[p] > 0)
+    cat = jnp.maximum(u.engaged_action[p].astype(jnp.int32), 0)
+    imp = const(tb.category_improvement)[cat]
+    is_road = imp == tb.improvement_names.index("road")
+    removes = const(tb.improvement_flags["removes_feature"])[imp]
+    pos = u.pos[p]
+
+    def at(mask: jax.Array) -> jax.Array:
+        return jnp.where(finishing & mask, pos, N_TILES)
+
+    tiles = t._replace(
+        road=t.road.at[at(is_road)].set(True, mode="drop"),
+        feature=t.feature.at[at(removes)].set(0, mode="drop"),
+        improvement=t.improvement.at[at(~is_road & ~removes)].set(imp.astype(jnp.int8), mode="drop"),
+    )
+    units = u._replace(
+        engaged_turns=u.engaged_turns.at[p].set(jnp.maximum(turns - 1, 0).astype(jnp.int8)),
+        engaged_action=u.engaged_action.at[p].set(jnp.where(finishing, -1, u.engaged_action[p])),
+    )
+    return state._replace(tiles=tiles, units=units)
+
+
+def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> jax.Array:
+    """(H,) tiles the unit can end its move on this turn (Civ V: a last step may overspend)."""
+    tb = load_tables()
+    u = state.units
+    kind, pos, moves = u.kind[p, slot], u.pos[p, slot], u.moves[p, slot]
+    sailing = state.players.techs[p, tb.tech("sailing")]
+    cost = enter_cost(state, sailing)
+    mil_owner = jnp.where(occ.military >= 0, occ.military // MAX_UNITS, -1)
+    civ_owner = jnp.where(occ.civilian >= 0, occ.civilian // MAX_UNITS, -1)
+    foreign = ((mil_owner >= 0) & (mil_owner != p)) | ((civ_owner >= 0) & (civ_owner != p))
+    foreign |= ((occ.city_owner >= 0) & (occ.city_owner != p)) | occ.cs_city
+    passable = (cost < IMPASSABLE) & ~foreign
+    nb = neighbor_table()
+    road = state.tiles.road | (occ.city_owner >= 0)
+    step_cost = jnp.where(road[:, None] & road[jnp.maximum(nb, 0)], 1.0 / 3.0, cost[:, None])
+    dist0 = jnp.where(jnp.arange(N_TILES) == pos, 0.0, jnp.inf)
+
+    def relax(_: int, dist: jax.Array) -> jax.Array:
+        from_nb = jnp.where(nb >= 0, dist[jnp.maximum(nb, 0)], jnp.inf)
+        cand = jnp.where(from_nb < moves, jnp.minimum(from_nb + step_cost, moves), jnp.inf)
+        return jnp.minimum(dist, jnp.where(passable, cand.min(1), jnp.inf))
+
+    dist = jax.lax.fori_loop(0, REACH_ITERATIONS, relax, dist0)
+    mil = is_military(kind)
+    own_same = jnp.where(mil, mil_owner == p, civ_owner == p)
+    return (dist <= moves) & (dist > 0) & ~own_same & (kind > 0)
+
+
+def settle_ok(state: GameState, p: jax.Array, pos: jax.Array, dist: jax.Array) -> jax.Array:
+    """A city may be founded on the unit's tile."""
+    r = load_tables().rules
+    lay, t, c = state.layers, state.tiles, state.cities
+    tile = jnp.maximum(pos, 0)
+    land = (lay.elevation[tile] == 1) | (lay.elevation[tile] == 2)
+    free = (t.owner[tile] < 0) | (t.owner[tile] == p)
+    city_d = jnp.where(c.exists, dist[jnp.maximum(c.pos, 0)], 99)
+    far = (city_d.min() >= r["city_min_distance"]) & (dist[lay.cs_sites].min() >= r["city_min_distance"])
+    room = c.exists[p].sum() < MAX_CITIES
+    return (pos >= 0) & land & (lay.natural_wonder[tile] == 0) & (lay.cs_owner[tile] == 0) & free & far & room
+
+
+def build_ok(state: GameState, p: jax.Array, pos: jax.Array, occ: Occupancy) -> jax.Array:
+    """(14,) worker builds legal on the unit's tile, in category order 2..15."""
+    tb = load_tables()
+    f = {k: const(v)[1:] for k, v in tb.improvement_flags.items()}
+    lay, t = state.layers, state.tiles
+    tile = jnp.maximum(pos, 0)
+    techs = state.players.techs[p]
+    imp_ids = jnp.arange(1, len(tb.improvement_names))
+    tech_ok = techs[const(tb.improvement_tech)[1:]]
+    land = lay.elevation[tile] > 0
+    res = lay.resource[tile].astype(jnp.int32)
+    revealed = (res > 0) & techs[jnp.maximum(const(tb.resource_reveal)[res], 0)]
+    res_match = revealed & (const(tb.resource_improvement)[res] == imp_ids)
+    feature = t.feature[tile].astype(jnp.int32)
+    need_feat = const(tb.improvement_feature)[1:]
+    ok = tech_ok & jnp.where(f["land"], land, ~land)
+    ok &= jnp.where(f["anywhere"], True, t.owner[tile] == p)
+    ok &= ~f["flat"] | (lay.elevation[tile] == 1)
+    ok &= ~f["no_feature"] | (feature == 0)
+    ok &= ~f["needs_resource"] | res_match
+    ok &= ~f["hill_or_resource"] | (lay.elevation[tile] == 2) | res_match
+    ok &= (need_feat < 0) | (feature == need_feat)
+    is_road = imp_ids == tb.improvement_names.index("road")
+    already = jnp.where(is_road, t.road[tile], (t.improvement[tile] == imp_ids) & ~f["removes_feature"])
+    ok &= ~already & (lay.natural_wonder[tile] == 0) & (occ.city_owner[tile] < 0)
+    return ok & (pos >= 0)
+
+
+def attack_targets(
+    state: GameState, p: jax.Array, slot: jax.Array, dist: jax.Array, occ: Occupancy
+) -> jax.Array:
+    """(H,) tiles holding another player's unit or city within the unit's range."""
+    tb = load_tables()
+    kind = state.units.kind[p, slot].astype(jnp.int32)
+    rng = const(tb.unit_range)[kind]
+    enemy_unit = ((occ.military >= 0) & (occ.military // MAX_UNITS != p)) | (
+        (occ.civilian >= 0) & (occ.civilian // MAX_UNITS != p)
+    )
+    enemy_city = (occ.city_owner >= 0) & (occ.city_owner != p)
+    in_range = (dist >= 1) & (dist <= rng)
+    return in_range & (enemy_unit | enemy_city) & is_military(kind) & (kind > 0)
+
+
+def _remove_unit(state: GameState, q: jax.Array, s: jax.Array, gone: jax.Array) -> GameState:
+    """Clear unit slot (q, s) where ``gone``."""
+    u = state.units
+
+    def clear(arr: jax.Array, value: float | int) -> jax.Array:
+        return arr.at[q, s].set(jnp.where(gone, jnp.asarray(value, arr.dtype), arr[q, s]))
+
+    return state._replace(
+        units=u._replace(
+            kind=clear(u.kind, 0),
+            pos=clear(u.pos, -1),
+            moves=clear(u.moves, 0.0),
+            hp=clear(u.hp, 0.0),
+            engaged_turns=clear(u.engaged_turns, 0),
+            engaged_action=clear(u.engaged_action, -1),
+        )
+    )
+
+
+def _move(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array) -> GameState:
+    u = state.units
+    return state._replace(
+        units=u._replace(pos=u.pos.at[p, slot].set(target), moves=u.moves.at[p, slot].set(0.0))
+    )
+
+
+def found_city(state: GameState, p: jax.Array, pos: jax.Array) -> GameState:
+    """A new city of ``p`` on ``pos``: first free slot, claims the unowned tiles of ring 1."""
+    tb = load_tables()
+    c, t = state.cities, state.tiles
+    slot = jnp.argmin(c.exists[p]).astype(jnp.int32)
+    first = ~c.exists[p].any()
+    buildings = jnp.zeros(c.buildings.shape[-1], bool).at[tb.building("palace")].set(first)
+    ring1 = work_frames(pos)[:7]
+    claim = (
+        (ring1 >= 0)
+        & (t.owner[jnp.maximum(ring1, 0)] < 0)
+        & (state.layers.cs_owner[jnp.maximum(ring1, 0)] == 0)
+    )
+    claim = claim.at[0].set(True)
+    idx = jnp.where(claim, ring1, N_TILES)
+    cities = c._replace(
+        exists=c.exists.at[p, slot].set(True),
+        pos=c.pos.at[p, slot].set(pos),
+        capital=c.capital.at[p, slot].set(first),
+        pop=c.pop.at[p, slot].set(1),
+        food=c.food.at[p, slot].set(0.0),
+        prod=c.prod.at[p, slot].set(0.0),
+        constructing=c.constructing.at[p, slot].set(-1),
+        culture=c.culture.at[p, slot].set(0.0),
+        tiles_claimed=c.tiles_claimed.at[p, slot].set(0),
+        hp=c.hp.at[p, slot].set(tb.rules["city_max_hp"]),
+        buildings=c.buildings.at[p, slot].set(buildings),
+        worked=c.worked.at[p, slot].set(jnp.zeros(N_WORK, bool).at[0].set(True)),
+    )
+    tiles = t._replace(
+        owner=t.owner.at[idx].set(p.astype(jnp.int8), mode="drop"),
+        owner_city=t.owner_city.at[idx].set(slot.astype(jnp.int8), mode="drop"),
+        road=t.road.at[pos].set(True),
+        improvement=t.improvement.at[pos].set(0),
+    )
+    players = state.players._replace(ever_settled=state.players.ever_settled.at[p].set(True))
+    return state._replace(cities=cities, tiles=tiles, players=players)
+
+
+def _settle(state: GameState, p: jax.Array, slot: jax.Array) -> GameState:
+    state = found_city(state, p, state.units.pos[p, slot])
+    return _remove_unit(state, p, slot, jnp.asarray(True))
+
+
+def _build(state: GameState, p: jax.Array, slot: jax.Array, cat: jax.Array) -> GameState:
+    tb = load_tables()
+    u = state.units
+    turns = const(tb.improvement_turns)[const(tb.category_improvement)[cat]]
+    return state._replace(
+        units=u._replace(
+            engaged_turns=u.engaged_turns.at[p, slot].set(turns.astype(jnp.int8)),
+            engaged_action=u.engaged_action.at[p, slot].set(cat.astype(jnp.int8)),
+            moves=u.moves.at[p, slot].set(0.0),
+        )
+    )
+
+
+def city_defence(state: GameState, q: jax.Array, cs: jax.Array) -> jax.Array:
+    tb = load_tables()
+    c = state.cities
+    pos = jnp.maximum(c.pos[q, cs], 0)
+    defence = (c.buildings[q, cs] * const(tb.building_defence)).sum()
+    return formulas.city_strength(
+        c.pop[q, cs],
+        state.layers.elevation[pos] == 2,
+        c.capital[q, cs],
+        top_era(state.players.techs[q]),
+        defence,
+    )
+
+
+def _unit_defence(state: GameState, q: jax.Array, s: jax.Array, target: jax.Array) -> jax.Array:
+    tb = load_tables()
+    kind = state.units.kind[q, s].astype(jnp.int32)
+    elev = state.layers.elevation[target].astype(jnp.int32)
+    feat = state.tiles.feature[target].astype(jnp.int32)
+    imp = state.tiles.improvement[target].astype(jnp.int32)
+    bonus = (
+        const(tb.elevation_defence)[elev]
+        + const(tb.feature_defence)[feat]
+        + const(tb.improvement_defence)[imp]
+    )
+    return jnp.maximum(const(tb.unit_strength)[kind], 1.0) * (1.0 + bonus)
+
+
+def capture_city(state: GameState, p: jax.Array, q: jax.Array, cs: jax.Array, take: jax.Array) -> GameState:
+    """Where ``take``: city (q, cs) moves to a free slot of ``p``, or is deleted if ``p`` has none."""
+    tb = load_tables()
+    c, t = state.cities, state.tiles
+    free = ~c.exists[p]
+    slot = jnp.argmax(free).astype(jnp.int32)
+    moves = take & free.any()
+    national = const(tb.building_kind == 2)
+    fields = {}
+    for name in c._fields:
+        arr = getattr(c, name)
+        src = arr[q, cs]
+        if name == "buildings":
+            src = src & ~national
+        elif name == "capital":
+            src = jnp.zeros_like(src)
+        elif name == "constructing":
+            src = jnp.full_like(src, -1)
+        elif name == "hp":
+            src = jnp.full_like(src, 0.5)
+        arr = arr.at[p, slot].set(jnp.where(moves, src, arr[p, slot]))
+        cleared = {"exists": False, "pos": -1, "constructing": -1}.get(name, 0)
+        arr = arr.at[q, cs].set(jnp.where(take, jnp.full_like(arr[q, cs], cleared), arr[q, cs]))
+        fields[name] = arr
+    theirs = take & (t.owner == q) & (t.owner_city == cs)
+    owner = jnp.where(theirs, jnp.where(moves, p, -1), t.owner).astype(jnp.int8)
+    owner_city = jnp.where(theirs, jnp.where(moves, slot, -1), t.owner_city).astype(jnp.int8)
+    return state._replace(cities=c._replace(**fields), tiles=t._replace(owner=owner, owner_city=owner_city))
+
+
+def _combat(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, occ: Occupancy) -> GameState:
+    """One attack on ``target``: a military unit defends first, then the city, then a civilian."""
+    tb = load_tables()
+    r = tb.rules
+    kind = state.units.kind[p, slot].astype(jnp.int32)
+    a_class = const(tb.unit_class)[kind]
+    ranged = const(tb.unit_ranged)[kind] > 0
+    att = jnp.where(ranged, const(tb.unit_ranged)[kind], const(tb.unit_strength)[kind])
+    mil, civ = occ.military[target], occ.civilian[target]
+    city_q, city_s = occ.city_owner[target], occ.city_slot[target]
+    vs_unit = mil >= 0
+    vs_city = ~vs_unit & (city_q >= 0)
+    vs_civ = ~vs_unit & ~vs_city
+    uq = jnp.where(vs_unit, mil, jnp.maximum(civ, 0)) // MAX_UNITS
+    us = jnp.where(vs_unit, mil, jnp.maximum(civ, 0)) % MAX_UNITS
+    d_class = const(tb.unit_class)[state.units.kind[uq, us].astype(jnp.int32)]
+    counter = const(tb.counter)
+    cq, cs = jnp.maximum(city_q, 0), jnp.maximum(city_s, 0)
+    att_eff = att * jnp.where(
+        vs_city, jnp.where(a_class == 4, r["siege_vs_city"], 1.0), counter[a_class, d_class]
+    )
+    defence = jnp.where(
+        vs_city, city_defence(state, cq, cs), _unit_defence(state, uq, us, target) * counter[d_class, a_class]
+    )
+    to_def, to_att = formulas.combat_damage(att_eff, defence, ranged)
+    victim = jnp.where(vs_city, city_q, uq)
+    pl = state.players
+    war = pl.at_war.at[p, victim].set(True).at[victim, p].set(True)
+    state = state._replace(players=pl._replace(at_war=war))
+    # Damage to a defending unit (a civilian alone dies at once).
+    u = state.units
+    unit_hp = u.hp[uq, us] - jnp.where(vs_civ, 1.0, to_def)
+    hit_unit = ~vs_city
+    state = state._replace(
+        units=u._replace(hp=u.hp.at[uq, us].set(jnp.where(hit_unit, unit_hp, u.hp[uq, us])))
+    )
+    state = _remove_unit(state, uq, us, hit_unit & (unit_hp <= 0))
+    # Damage to a city; a melee blow at zero takes it (a capital is sacked instead).
+    c = state.cities
+    city_hp = c.hp[cq, cs] - to_def
+    state = state._replace(
+        cities=c._replace(hp=c.hp.at[cq, cs].set(jnp.where(vs_city, city_hp, c.hp[cq, cs])))
+    )
+    falls = vs_city & (city_hp <= 0) & ~ranged
+    sacked = falls & state.cities.capital[cq, cs]
+    c = state.cities
+    sack_hp = jnp.where(sacked, r["sacked_capital_hp"], c.hp[cq, cs])
+    pl = state.players
+    state = state._replace(
+        cities=c._replace(hp=c.hp.at[cq, cs].set(sack_hp)),
+        players=pl._replace(has_sacked=pl.has_sacked.at[p, cq].set(pl.has_sacked[p, cq] | sacked)),
+    )
+    state = capture_city(state, p, cq, cs, falls & ~sacked)
+    # The attacker: melee damage, then it advances when the tile is clear.
+    u = state.units
+    att_hp = u.hp[p, slot] - to_att
+    u = u._replace(hp=u.hp.at[p, slot].set(att_hp), moves=u.moves.at[p, slot].set(0.0))
+    state = state._replace(units=u._replace(fought=u.fought.at[p, slot].set(True)))
+    after = occupancy(state)
+    clear = (after.military[target] < 0) & ((after.city_owner[target] < 0) | (after.city_owner[target] == p))
+    advance = ~ranged & (att_hp > 0) & clear
+    civ_after = after.civilian[target]
+    cq2, cs2 = jnp.maximum(civ_after, 0) // MAX_UNITS, jnp.maximum(civ_after, 0) % MAX_UNITS
+    state = _remove_unit(state, cq2, cs2, advance & (civ_after >= 0) & (cq2 != p))
+    u = state.units
+    state = state._replace(
+        units=u._replace(pos=u.pos.at[p, slot].set(jnp.where(advance, target, u.pos[p, slot])))
+    )
+    return _remove_unit(state, p, slot, att_hp <= 0)
+
+
+def unit_phase(
+    state: GameState, p: jax.Array, type_scores: jax.Array, target_scores: jax.Array
+) -> tuple[GameState, jax.Array, jax.Array]:
+    """All 30 slots of player ``p`` act in order; returns the executed (category, target) per slot."""
+    tb = load_tables()
+    u = state.units
+    full = const(tb.unit_moves).astype(jnp.float32)[u.kind[p].astype(jnp.int32)]
+    units = u._replace(moves=u.moves.at[p].set(full), fought=u.fought.at[p].set(False))
+    state = finish_builds(state._replace(units=units), p)
+    cats = const(tb.unit_categories)
+    n_cat = cats.shape[1]
+
+    def act(st: GameState, xs: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[GameState, jax.Array]:
+        slot, tscore, hscore = xs
+        kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
+        idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0)
+        occ = occupancy(st)
+        dist = distance_from(jnp.maximum(pos, 0))
+        reach = reachable(st, p, slot, occ)
+        targets = attack_targets(st, p, slot, dist, occ)
+        legal = jnp.zeros(n_cat, bool)
+        legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
+        legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
+        legal = legal.at[COMBAT].set(targets.any())
+        legal &= cats[kind] & idle
+        cat = masked_argmax(tscore, legal)
+        here = jnp.arange(N_TILES) == pos
+        tmask = jnp.where(cat == MOVE, reach, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
+        target = masked_argmax(hscore, tmask)
+        branch = jnp.select(
+            [cat == MOVE, cat == SETTLE, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD), cat == COMBAT],
+            [1, 2, 3, 4],
+            0,
+        )
+        tgt = jnp.maximum(target, 0)
+        c = jnp.maximum(cat, 0)
+        st = jax.lax.switch(
+            branch,
+            [
+                lambda s: s,
+                lambda s: _move(s, p, slot, tgt),
+                lambda s: _settle(s, p, slot),
+                lambda s: _build(s, p, slot, c),
+                lambda s: _combat(s, p, slot, tgt, occ),
+            ],
+            st,
+        )
+        return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])
+
+    slots = jnp.arange(MAX_UNITS, dtype=jnp.int32)
+    state, executed = jax.lax.scan(act, state, (slots, type_scores, target_scores))
+    return state, executed[:, 0], executed[:, 1]
+
+
+def heal_units(state: GameState, p: jax.Array) -> GameState:
+    """Units of ``p`` that did not fight this turn heal."""
+    u = state.units
+    heal = load_tables().rules["heal_per_turn"]
+    hp = jnp.where((u.kind[p] > 0) & ~u.fought[p], jnp.minimum(u.hp[p] + heal, 1.0), u.hp[p])
+    return state._replace(units=u._replace(hp=u.hp.at[p].set(hp)))
+
+
+def alive_players(state: GameState) -> jax.Array:
+    """(6,) players with a city or a unit left."""
+    return state.cities.exists.any(1) | (state.units.kind > 0).any(1)

@@ -1,0 +1,97 @@
+"""Shared fixtures' building blocks: one compiled simulator per test module, host-side checks."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+
+from hexarena.games.terranova.geometry import distance_np, work_area
+from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.simulator import build_simulator
+from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
+
+
+def one_game_simulator(seed: int = 0, turn_cap: int = 300):
+    return build_simulator([generate(seed)], "duplicate", jax.random.PRNGKey(seed), turn_cap=turn_cap)
+
+
+def host(tree):
+    """Game (0, 0) of a batched pytree, as numpy."""
+    return jax.tree_util.tree_map(lambda x: np.asarray(x)[0, 0], tree)
+
+
+def check_invariants(s, obs) -> None:
+    """Caps, one city per tile, units on passable tiles, no foreign stacking, fog, yields."""
+    tb = load_tables()
+    units_alive = s.units.kind > 0
+    cpos = s.cities.pos[s.cities.exists]
+    assert len(np.unique(cpos)) == len(cpos), "two cities on one tile"
+    for p in range(6):
+        settlers = (s.units.kind[p] == tb.unit("settler")).sum()
+        assert s.cities.exists[p].sum() + settlers <= 10
+        for c in np.flatnonzero(s.cities.exists[p]):
+            pos = s.cities.pos[p, c]
+            assert s.tiles.owner[pos] == p and s.tiles.owner_city[pos] == c
+    pos = s.units.pos[units_alive]
+    owners = np.nonzero(units_alive)[0]
+    kinds = s.units.kind[units_alive]
+    assert (pos >= 0).all()
+    elev, nw = s.layers.elevation[pos], s.layers.natural_wonder[pos]
+    sailing = s.players.techs[owners, tb.tech("sailing")]
+    assert ((elev == 1) | (elev == 2) | ((elev == 0) & sailing)).all(), "unit on an impassable tile"
+    assert (nw == 0).all()
+    military = tb.unit_strength[kinds] > 0
+    for mask in (military, ~military):
+        assert len(np.unique(pos[mask])) == mask.sum(), "two units of one class on a tile"
+    for t in np.unique(pos):
+        assert len(set(owners[pos == t])) == 1, "units of two players on a tile"
+    assert ((s.units.hp[units_alive] > 0) & (s.units.hp[units_alive] <= 1)).all()
+    assert (s.cities.hp[s.cities.exists] > 0).all()
+    # Fog: never-seen tiles stay unknown in the observation of the player to move.
+    vis = obs["visibility_map"].reshape(-1)
+    assert ((obs["elevation_map"].reshape(-1) == -1) == (vis == 0)).all()
+    seen_units = obs["units"]["unit_type"] > 0
+    rc = obs["units"]["unit_rowcol"][seen_units]
+    assert (vis[rc[:, 0] * 66 + rc[:, 1]] == 2).all() or not len(rc)
+    assert (obs["player_cities"]["yields"] >= 0).all()
+    ym = obs["yield_map_players"].reshape(-1, 7)
+    assert (ym[vis > 0] >= 0).all() and (ym[vis == 0] == -1).all()
+
+
+def check_executed(before, after, ex) -> None:
+    """Every executed action was legal in the state it was taken in."""
+    tb = load_tables()
+    p = int(before.player)
+    known = before.players.techs[p]
+    trade, policy, tenet, tech, (ucat, utgt), (worked, built) = ex
+    assert (policy == -1).all() and (tenet == -1).all() and (trade[0] == -1).all()
+    if tech[0] >= 0:
+        assert not known[tech[0]] and known[tb.tech_prereq[tech[0]]].all()
+    for slot in np.flatnonzero(ucat >= 0):
+        kind, pos = before.units.kind[p, slot], before.units.pos[p, slot]
+        cat, tgt = ucat[slot], utgt[slot]
+        assert kind > 0 and tb.unit_categories[kind, cat] and tgt >= 0
+        d = distance_np(pos, tgt)
+        if cat == 0:
+            assert 1 <= d <= 3 * tb.unit_moves[kind]
+        elif cat == 18:
+            assert 1 <= d <= tb.unit_range[kind]
+        else:
+            assert tgt == pos
+        if cat == 1:
+            assert after.done or tgt in after.cities.pos[p]
+    for c in np.flatnonzero(built >= 0):
+        b = built[c]
+        if b < BUILDING_SLOTS:
+            assert tb.buildable[b] and known[tb.building_tech[b]].all()
+            assert not before.cities.buildings[p, c, b]
+        else:
+            kind = b - BUILDING_SLOTS + 1
+            assert known[tb.unit_tech[kind]].all() and not known[tb.unit_obsolete[kind]].any()
+    for c in range(10):
+        if not after.cities.exists[p, c] or after.done:
+            continue
+        frame = work_area()[after.cities.pos[p, c]]
+        for j in worked[c][worked[c] >= 0]:
+            tile = frame[j + 1]
+            assert after.tiles.owner[tile] == p and after.tiles.owner_city[tile] == c
