@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hexarena.games.smallworld.actions import get_legal_actions
+from hexarena.games.smallworld.actions import conquest_pool, get_legal_actions
+from hexarena.games.smallworld.conquest import attack_for, effective_cost, target_refusal
+from hexarena.games.smallworld.enums import Phase
 from hexarena.games.smallworld.state import GameState, PlayerState
 
 HIDDEN = "HIDDEN"
@@ -40,9 +42,23 @@ def player_view(gs: GameState, player: PlayerState, hide_coins: bool) -> dict[st
     return view
 
 
+def conquest_costs(gs: GameState) -> dict[int, int]:
+    """What each region the acting pool may attack would cost it now (conquest phases only)."""
+    if gs.phase not in (Phase.CONQUEST, Phase.GHOUL_CONQUEST, Phase.FINAL_CONQUEST):
+        return {}
+    att = attack_for(gs, gs.current_player, conquest_pool(gs))
+    ids = range(len(gs.regions)) if att.reach is None else sorted(att.reach)
+    return {rid: effective_cost(att, rid) for rid in ids if target_refusal(att, rid) is None}
+
+
 def build_observation(gs: GameState, player_id: int) -> dict[str, Any]:
-    """The information set of ``player_id``; ``legal_actions`` is empty unless it must act."""
+    """The information set of ``player_id``; ``legal_actions`` is empty unless it must act.
+
+    Coins become public once the game is over (the final count is shown).
+    """
     acting = gs.acting_player
+    hide = not gs.game_over
+    mine = acting == player_id and not gs.game_over
     return {
         "game": {
             "turn": gs.turn,
@@ -56,7 +72,8 @@ def build_observation(gs: GameState, player_id: int) -> dict[str, Any]:
         "map": {"regions": [region_view(gs, rid) for rid in range(len(gs.regions))]},
         "combo_row": [dict(c.to_json(), index=i) for i, c in enumerate(gs.combo_row.visible)],
         "self": player_view(gs, gs.players[player_id], hide_coins=False),
-        "opponents": [player_view(gs, p, hide_coins=True) for p in gs.players if p.player_id != player_id],
+        "opponents": [player_view(gs, p, hide_coins=hide) for p in gs.players if p.player_id != player_id],
         "diplomat_immunity": {str(k): v for k, v in gs.diplomat_immunity.items()},
-        "legal_actions": get_legal_actions(gs) if acting == player_id and not gs.game_over else [],
+        "conquest_costs": {str(k): v for k, v in conquest_costs(gs).items()} if mine else {},
+        "legal_actions": get_legal_actions(gs) if mine else [],
     }

@@ -1,0 +1,132 @@
+"""Text for people and LLMs: an observation rendered as a readable board, and a compact move syntax.
+
+Moves are written ``TYPE args``: ``PICK_COMBO 2``, ``EXPAND``, ``CONQUER 14``, ``ABANDON 3 7``,
+``REDEPLOY 3:4 7:1`` (region:tokens), ``PLACE_HEROES 3 7``, ``PLACE_FORTRESS none``,
+``CHOOSE_DIPLOMAT_ALLY 2``, ``STOUT_DECLINE yes``. JSON action dicts are accepted too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from hexarena.games.smallworld.enums import ActionType
+
+_PLACEMENT_TYPES = {"REDEPLOY", "PLACE_BIVOUACS", "OPPONENT_REDEPLOY"}
+_LIST_TYPES = {"ABANDON", "PLACE_HEROES"}
+_ONE_ID = {
+    "CONQUER": "region_id",
+    "FINAL_CONQUEST": "region_id",
+    "USE_DRAGON": "region_id",
+    "USE_SORCERER": "region_id",
+    "PLACE_FORTRESS": "region_id",
+    "PICK_COMBO": "index",
+    "CHOOSE_DIPLOMAT_ALLY": "target_player",
+}
+_MOVE_RE = re.compile(
+    r"\b(" + "|".join(sorted(ActionType.__members__, key=len, reverse=True)) + r")\b([^\n]*)", re.IGNORECASE
+)
+
+
+def format_action(action: Mapping[str, Any]) -> str:
+    """The compact text of an action dict (inverse of :func:`parse_action`)."""
+    kind = str(action.get("type", "")).upper()
+    if kind in _PLACEMENT_TYPES:
+        pairs = sorted((int(k), int(v)) for k, v in dict(action.get("placements", {})).items())
+        return " ".join([kind, *(f"{k}:{v}" for k, v in pairs)])
+    if kind in _LIST_TYPES:
+        return " ".join([kind, *(str(r) for r in action.get("region_ids", ()))])
+    if kind in _ONE_ID:
+        value = action.get(_ONE_ID[kind])
+        return f"{kind} {'none' if value is None else value}"
+    if kind == "STOUT_DECLINE":
+        return f"{kind} {'yes' if action.get('decline') else 'no'}"
+    return kind
+
+
+def parse_action(text: str) -> dict[str, Any] | None:
+    """The last ``TYPE args`` move in ``text`` as an action dict, or None if there is none."""
+    found = _MOVE_RE.findall(text)
+    if not found:
+        return None
+    kind, rest = found[-1][0].upper(), found[-1][1]
+    words = re.findall(r"-?\d+\s*:\s*-?\d+|-?\d+|none|null|yes|no|true|false", rest, re.IGNORECASE)
+    if kind in _PLACEMENT_TYPES:
+        pairs = [w.replace(" ", "").split(":") for w in words if ":" in w]
+        return {"type": kind, "placements": {int(k): int(v) for k, v in pairs}}
+    if kind in _LIST_TYPES:
+        return {"type": kind, "region_ids": [int(w) for w in words if w.lstrip("-").isdigit()]}
+    if kind in _ONE_ID:
+        first = words[0].lower() if words else "none"
+        value = int(first) if first.lstrip("-").isdigit() else None
+        return {"type": kind, _ONE_ID[kind]: value}
+    if kind == "STOUT_DECLINE":
+        first = words[0].lower() if words else "no"
+        return {"type": kind, "decline": first in ("yes", "true")}
+    return {"type": kind}
+
+
+def _region_line(r: Mapping[str, Any], roles: list[str]) -> str:
+    feats = [f.lower() for f in r["features"]]
+    head = f"{r['id']:>3} {r['terrain'].lower():<8}"
+    if feats:
+        head += " (" + ", ".join(feats) + ")"
+    if r["owner"] is not None:
+        state = "declined " if r["is_decline"] else ""
+        who = f"{roles[r['owner']]} {state}{r['race']} x{r['tokens']}"
+    elif r["lost_tribe"]:
+        who = "Lost Tribe"
+    else:
+        who = "empty"
+    markers = [m.lower() for m in r["markers"]]
+    extra = f" [{', '.join(markers)}]" if markers else ""
+    adj = ",".join(str(a) for a in r["adjacent"])
+    return f"{head}: {who}{extra}; adjacent {adj}"
+
+
+def _race_text(p: Mapping[str, Any]) -> str:
+    parts = []
+    if p["active"]:
+        a = p["active"]
+        parts.append(f"active {a['race']} + {a['power']} ({a['tokens_in_hand']} in hand)")
+    for key in ("decline", "decline_spirit"):
+        if p[key]:
+            parts.append(f"declined {p[key]['race']}")
+    return "; ".join(parts) or "no race yet"
+
+
+def render_observation(obs: Mapping[str, Any], roles: list[str], rules_hint: str = "") -> str:
+    """A board description that lets a reader play: map, races, combo row, coins, legal moves."""
+    g = obs["game"]
+    me = obs["self"]
+    lines = [
+        f"Small World, turn {g['turn']} of {g['max_turns']}, phase {g['phase']}. "
+        f"You are {roles[g['you']]}; {roles[g['current_player']]} acts now.",
+        f"Your coins: {me['coins']}. Your races: {_race_text(me)}; "
+        f"{me['regions']} regions, {me['tokens_on_map']} tokens on the map.",
+    ]
+    if me["active"] and me["active"].get("berserk_die_result") is not None:
+        lines.append(f"Berserk die for your next conquest: {me['active']['berserk_die_result']}.")
+    for o in obs["opponents"]:
+        lines.append(
+            f"{roles[o['player_id']]}: coins {o['coins']}; {_race_text(o)}; "
+            f"{o['regions']} regions, {o['tokens_on_map']} tokens."
+        )
+    lines.append("Combo row (index: race + power, tokens, coins on it; index i costs i coins):")
+    for c in obs["combo_row"]:
+        lines.append(
+            f"  {c['index']}: {c['race']} + {c['power']}, {c['total_tokens']} tokens, {c['coins']} coins"
+        )
+    lines.append("Regions (id terrain (symbols): holder [markers]; adjacent ids):")
+    lines += ["  " + _region_line(r, roles) for r in obs["map"]["regions"]]
+    costs = obs.get("conquest_costs") or {}
+    if costs:
+        lines.append("Conquest costs now: " + ", ".join(f"{k}:{v}" for k, v in costs.items()))
+    if rules_hint:
+        lines.append(rules_hint)
+    legal = obs.get("legal_actions") or []
+    if legal:
+        lines.append(f"Legal moves ({len(legal)}), reply with one line exactly as written:")
+        lines += ["  " + format_action(a) for a in legal]
+    return "\n".join(lines)
