@@ -21,7 +21,6 @@ from hexarena.core.errors import UnknownGameError
 #: name -> "module:attribute" of the game's GameState subclass.
 BUILTIN_GAMES: dict[str, str] = {
     "hex": "hexarena.games.hex:HexState",
-    "smallworld": "hexarena.games.smallworld.adapter:SmallWorldState",
     "cityofgold": "hexarena.games.cityofgold.state:CityOfGoldState",
     "smallworld": "hexarena.games.smallworld.adapter:SmallWorldState",
 }
