@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
-from viewer_records import REPLY_WITH_MARKUP
+from viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
 from hexarena.viewer import export_html, serve
 
@@ -196,3 +196,15 @@ def test_bare_gzip_record_in_an_exported_page(page, records, tmp_path):
     page.keyboard.press("End")
     assert step_of(page) == 11 and count(page, ".entry") == 0
     assert "no result yet" in page.text_content("#outcome")
+
+
+def test_territory_borders_in_the_terra_nova_style(open_record, tmp_path):
+    record = write_synthetic(tmp_path / "tn", width=10, height=8, steps=20, game="terranova")
+    page = open_record(record)
+    assert page.text_content("#game") == "Terra Nova"
+    assert count(page, "#borders .border") == 0
+    page.keyboard.press("End")
+    owners = page.eval_on_selector_all("#borders .border", "paths => paths.map((p) => p.dataset.owner)")
+    assert sorted(owners) == ["blue", "p3", "red"]
+    assert count(page, ".cell .own.tint") == count(page, ".cell:has(.own)") >= 3
+    assert count(page, ".cell .own.ring") == 0

@@ -118,15 +118,22 @@ def synthetic_frames(width: int, height: int, steps: int, seed: int = 1) -> list
 
 
 def write_synthetic(
-    out: Path, width: int = 8, height: int = 6, steps: int = 12, gz: bool = False, bare: bool = False
+    out: Path,
+    width: int = 8,
+    height: int = 6,
+    steps: int = 12,
+    gz: bool = False,
+    bare: bool = False,
+    game: str = "synthetic",
 ) -> Path:
     """A record directory holding only a frames file (as a streaming recorder writes it).
 
-    ``bare`` writes the deltas themselves as lines, without the manager's step wrapper.
+    ``bare`` writes the deltas themselves as lines, without the manager's step wrapper; ``game``
+    names the game in the header (the viewer picks its palette by it).
     """
     out.mkdir(parents=True, exist_ok=True)
     encoder = FrameEncoder()
-    lines = [header("synthetic", roles=list(ROLES))]
+    lines = [header(game, roles=list(ROLES))]
     for step, frame in enumerate(synthetic_frames(width, height, steps)):
         delta = encoder.encode(frame)
         role = ROLES[step % len(ROLES)] if step else None

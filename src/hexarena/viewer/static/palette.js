@@ -20,10 +20,11 @@ const HEX_VOCAB = {
     // owned: coloured as the owner (the icon's own "name:role", else the cell's owner)
     icons: {
       mountain: { s: "tri", c: "#6d6259" }, hill: { s: "tri", c: "#a8935a" },
-      forest: { s: "tri", c: "#2f6a2c" }, cave: { s: "circle", c: "#4b443e", t: "C" },
+      forest: { s: "tri", c: "#2f6a2c" }, cave: { s: "circle", c: "#4b443e", t: "C" }, cavern: { s: "circle", c: "#4b443e", t: "C" },
       magic: { s: "star", c: "#8e44ad" }, mine: { s: "diamond", c: "#7a7a7a", t: "M" },
       troll_lair: { s: "square", c: "#5b3f2a", t: "T" }, fortress: { s: "square", c: "#444", t: "F" },
       encampment: { s: "circle", c: "#b5651d", t: "E" }, hole_in_ground: { s: "circle", c: "#222", t: "H" },
+      hole_in_the_ground: { s: "circle", c: "#222", t: "H" },
       dragon: { s: "diamond", c: "#c0392b", t: "D" }, hero: { s: "star", c: "#f1c40f" },
       lost_tribe: { s: "circle", c: "#9b7b4a", t: "t" }, seaside: { s: "circle", c: "#2f6fae", t: "~" },
       border: { s: "square", c: "#888", t: "b" }, decline: { s: "circle", c: "#777", t: "d" },
@@ -53,7 +54,7 @@ const HEX_VOCAB = {
     terrain: { jungle: "#3c8a3c", water: "#4f8fcf", village: "#c9a27a", rubble: "#7c7268", basecamp: "#ddd3b8",
       el_dorado: "#e8c547", mountain: "#6d6259", cave: "#6b625a" },
   },
-  terranova: { title: "Terra Nova",
+  terranova: { title: "Terra Nova", ownerStyle: "border",
     terrain: { coast: "#80b9de", ocean: "#255d94" },
   },
 };

@@ -146,7 +146,9 @@ function drawCell(i, c) {
   el("polygon", { class: "hex", points: View.hexOuter, fill: terrainColour(c.terrain) }, g);
   const owner = roleColour(c.owner);
   if (owner) {
-    if (View.vocab.ownerStyle === "fill") el("polygon", { class: "own stone", points: View.hexStone, fill: owner }, g);
+    const style = View.vocab.ownerStyle;
+    if (style === "fill") el("polygon", { class: "own stone", points: View.hexStone, fill: owner }, g);
+    else if (style === "border") el("polygon", { class: "own tint", points: View.hexOuter, fill: owner }, g);
     else el("polygon", { class: "own ring", points: View.hexRing, stroke: owner }, g);
   }
   const icons = Array.isArray(c.icons) ? c.icons : [];
@@ -174,10 +176,12 @@ function iconSlot(k, n, labelled) {
   return [k % 2 ? 5 : -5, (k < 2 ? -4.5 : 4.5) - (labelled ? 4 : 0), 3.6];
 }
 
-/** Segment of the side shared by two neighbouring hex centres. */
-function sharedSide(a, b) {
-  const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2, vx = b[0] - a[0], vy = b[1] - a[1];
-  const len = Math.hypot(vx, vy) || 1, px = (-vy / len) * (R / 2), py = (vx / len) * (R / 2);
+/** Segment of the side shared by two neighbouring hex centres; ``inset`` (0..1) pulls it
+ * towards ``a``, so that two territories meeting there both show their colour. */
+function sharedSide(a, b, inset = 0) {
+  const vx = b[0] - a[0], vy = b[1] - a[1], k = 0.5 - inset / 2, half = (R / 2) * (1 - inset * 0.6);
+  const mx = a[0] + vx * k, my = a[1] + vy * k;
+  const len = Math.hypot(vx, vy) || 1, px = (-vy / len) * half, py = (vx / len) * half;
   return `M${(mx + px).toFixed(1)},${(my + py).toFixed(1)}L${(mx - px).toFixed(1)},${(my - py).toFixed(1)}`;
 }
 
@@ -185,21 +189,34 @@ function neighbourIndex(c, k) {
   return View.coords.get(`${c.q + NEIGHBOURS[k][0]},${c.r + NEIGHBOURS[k][1]}`);
 }
 
-/** The outline of every region: sides whose neighbour is missing or in another region. */
-function regionPath(cells, only) {
-  let d = "";
+/** Where groups of cells end: for each group (``key(cell)``, null for none) the path of the sides
+ * whose neighbour is missing or in another group. Without ``inset`` a side between two groups is
+ * drawn once; with it, each group draws its own side pulled inwards. */
+function boundaries(cells, key, inset = 0) {
+  const out = new Map();
   cells.forEach((c, i) => {
-    if (!c || c.region == null || (only !== undefined && c.region !== only)) return;
+    const group = c ? key(c) : null;
+    if (group == null) return;
     const p = centre(c);
     for (let k = 0; k < 6; k++) {
       const j = neighbourIndex(c, k), n = j === undefined ? undefined : cells[j];
-      if (n && n.region === c.region) continue;
-      if (only === undefined && n && n.region != null && j < i) continue; // drawn from the other side
-      const q = n ? centre(n) : centre({ q: c.q + NEIGHBOURS[k][0], r: c.r + NEIGHBOURS[k][1] });
-      d += sharedSide(p, q);
+      const other = n ? key(n) : null;
+      if (other === group || (!inset && other != null && j < i)) continue;
+      const side = sharedSide(p, centre({ q: c.q + NEIGHBOURS[k][0], r: c.r + NEIGHBOURS[k][1] }), inset);
+      out.set(group, (out.get(group) || "") + side);
     }
   });
-  return d;
+  return out;
+}
+
+/** Territory borders in each owner's colour (the "border" owner style). */
+function drawBorders(cells) {
+  const layer = View.layers.borders;
+  layer.replaceChildren();
+  if (View.vocab.ownerStyle !== "border") return;
+  for (const [owner, d] of boundaries(cells, (c) => c.owner, 0.12)) {
+    el("path", { d, class: "border", stroke: roleColour(owner), "data-owner": owner }, layer);
+  }
 }
 
 function drawEdges(edges) {
@@ -210,9 +227,9 @@ function drawEdges(edges) {
     const ca = View.cur.cells[ia], cb = View.cur.cells[ib];
     if (!ca || !cb) continue;
     const style = lookup(View.vocab.edges, e.kind) || { c: `hsl(${hashHue(e.kind)},50%,40%)`, w: 3 };
-    const a = centre(ca), b = centre(cb), adjacent = Math.hypot(b[0] - a[0], b[1] - a[1]) < R * 1.8;
-    const d = adjacent ? sharedSide(a, b) : `M${a[0]},${a[1]}L${b[0]},${b[1]}`;
-    const path = el("path", { d, class: `edge edge-${e.kind}`, stroke: style.c, "stroke-width": style.w }, layer);
+    const a = centre(ca), b = centre(cb);
+    if (Math.hypot(b[0] - a[0], b[1] - a[1]) > R * 1.8) continue; // not neighbours on screen (a wrapped map's seam)
+    const path = el("path", { d: sharedSide(a, b), class: `edge edge-${e.kind}`, stroke: style.c, "stroke-width": style.w }, layer);
     if (style.dash) path.setAttribute("stroke-dasharray", style.dash);
   }
 }
@@ -227,7 +244,8 @@ function buildMap() {
   svg.replaceChildren();
   const root = el("g", { id: "map-root" }, svg);
   View.layers = {
-    cells: el("g", { id: "cells" }, root), regions: el("path", { id: "regions" }, root),
+    cells: el("g", { id: "cells" }, root), borders: el("g", { id: "borders" }, root),
+    regions: el("path", { id: "regions" }, root),
     edges: el("g", { id: "edges" }, root), hover: el("path", { id: "hover" }, root),
   };
   View.groups = View.model.ids.map((id, i) => el("g", { class: "cell", "data-i": i }, View.layers.cells));
@@ -257,12 +275,13 @@ function render(s) {
   const snap = View.model.snaps[s];
   View.step = s;
   View.cur = snap;
-  let geometry = false;
+  let geometry = false, owners = false;
   const cells = snap.cells, n = View.model.ids.length;
   for (let i = 0; i < n; i++) {
     const c = cells[i], old = View.shown[i];
     if (c === old && !View.refog) continue;
     if (!old || !c || old.q !== c.q || old.r !== c.r || old.region !== c.region) geometry = true;
+    else if (old.owner !== c.owner) owners = true;
     drawCell(i, c);
     View.shown[i] = c;
   }
@@ -270,9 +289,10 @@ function render(s) {
   if (geometry) {
     View.coords = new Map();
     cells.forEach((c, i) => c && View.coords.set(`${c.q},${c.r}`, i));
-    View.layers.regions.setAttribute("d", regionPath(cells));
+    View.layers.regions.setAttribute("d", [...boundaries(cells, (c) => c.region).values()].join(""));
     View.edgesRef = null;
   }
+  if (geometry || owners) drawBorders(cells);
   if (snap.top.edges !== View.edgesRef) { drawEdges(snap.top.edges); View.edgesRef = snap.top.edges; }
   if (snap.top.players !== View.playersRef) { renderPlayers(snap.top.players); View.playersRef = snap.top.players; }
   if (snap.top.panels !== View.panelsRef) { renderPanels(snap.top.panels); View.panelsRef = snap.top.panels; }
@@ -358,7 +378,8 @@ function renderPanels(panels) {
 
 function renderStatus() {
   const s = View.step, last = View.model.snaps.length - 1, step = View.model.snaps[s].step;
-  const what = s === 0 ? "start" : [step.role, step.move].filter((x) => x != null).join(": ");
+  const when = ["round", "turn"].filter((k) => step[k] != null).map((k) => `${k} ${step[k]}`);
+  const what = [...when, s === 0 ? "start" : [step.role, step.move].filter((x) => x != null).join(": ")].filter(Boolean).join(" · ");
   document.getElementById("status").textContent = `Step ${s} / ${last}${what ? " · " + what : ""}`;
   const slider = document.getElementById("slider");
   slider.value = s;
@@ -506,14 +527,8 @@ function showDetails(i) {
   for (const [k, v] of Object.entries(c.info && typeof c.info === "object" ? c.info : {})) row(k, v);
   tip.replaceChildren(h("div", { className: "tip-head" }, `${c.id}`, h("span", { className: "qr" }, ` (${c.q}, ${c.r})`)), t);
   tip.hidden = false;
-  const outline = c.region != null ? regionPath(View.cur.cells, c.region) : sharedOutline(c);
-  View.layers.hover.setAttribute("d", outline);
-}
-function sharedOutline(c) {
-  const p = centre(c);
-  let d = "";
-  for (let k = 0; k < 6; k++) d += sharedSide(p, centre({ q: c.q + NEIGHBOURS[k][0], r: c.r + NEIGHBOURS[k][1] }));
-  return d;
+  const mine = c.region != null ? (x) => (x.region === c.region ? 0 : null) : (x) => (x === c ? 0 : null);
+  View.layers.hover.setAttribute("d", boundaries(View.cur.cells, mine).get(0) || "");
 }
 function hideDetails() {
   View.hoverIndex = undefined;
