@@ -187,3 +187,10 @@ def legal(game: SmallWorldGame, type_: str) -> list[dict]:
 
 def targets(game: SmallWorldGame, type_: str = "CONQUER") -> set[int]:
     return {a["region_id"] for a in legal(game, type_)}
+
+
+def finish_conquest(game: SmallWorldGame) -> None:
+    """End the conquests, declining the final attempt if one is offered."""
+    act(game, "SKIP_CONQUEST")
+    if game.get_phase() is Phase.FINAL_CONQUEST:
+        act(game, "SKIP_CONQUEST")

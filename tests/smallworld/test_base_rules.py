@@ -16,7 +16,18 @@ from hexarena.games.smallworld.conquest import compute_base_conquest_cost, compu
 from hexarena.games.smallworld.enums import Marker, PowerName, RaceName, Terrain
 from hexarena.games.smallworld.scoring import compute_player_score
 
-from .helpers import act, begin_turn, legal, line_map, region, rig_die, scenario, setup_pool, targets
+from .helpers import (
+    act,
+    begin_turn,
+    finish_conquest,
+    legal,
+    line_map,
+    region,
+    rig_die,
+    scenario,
+    setup_pool,
+    targets,
+)
 
 R, P = RaceName, PowerName
 F, H, W, S, M, SEA = "FARMLAND", "HILL", "FOREST", "SWAMP", "MOUNTAIN", "SEA"
@@ -150,9 +161,7 @@ def test_defender_loses_one_token_and_redeploys_the_rest_at_the_end_of_the_turn(
     act(game, "CONQUER", region_id=0)  # costs 2 + 3 = 5
     assert game._state.pending == {R.HUMANS: 2}
     assert game._state.tray[R.HUMANS] == 10 - 4 + 1
-    act(game, "SKIP_CONQUEST")
-    if game.get_phase() is Phase.FINAL_CONQUEST:
-        act(game, "SKIP_CONQUEST")
+    finish_conquest(game)
     act(game, "REDEPLOY", placements={0: 12})
     assert game.get_phase() is Phase.OPPONENT_REDEPLOY and game.get_current_player() == 1
     with pytest.raises(IllegalAction, match="place exactly 2"):
@@ -167,9 +176,7 @@ def test_defender_with_no_region_left_keeps_the_tokens_in_hand():
     setup_pool(game, 1, R.HUMANS, P.HILL, {0: 3})
     act(game, "PICK_COMBO", index=0)
     act(game, "CONQUER", region_id=0)
-    act(game, "SKIP_CONQUEST")
-    if game.get_phase() is Phase.FINAL_CONQUEST:
-        act(game, "SKIP_CONQUEST")
+    finish_conquest(game)
     act(game, "REDEPLOY", placements={0: 12})
     assert game._state.players[1].active.tokens_in_hand == 2
     assert game.get_phase() is Phase.CHOOSE_EXPAND_OR_DECLINE
@@ -236,9 +243,7 @@ def test_redeploy_needs_one_token_per_region_and_empties_the_hand():
     setup_pool(game, 0, R.RATMEN, P.ALCHEMIST, {0: 3, 1: 1}, hand=2)
     begin_turn(game, 0)
     act(game, "EXPAND")
-    act(game, "SKIP_CONQUEST")
-    if game.get_phase() is Phase.FINAL_CONQUEST:
-        act(game, "SKIP_CONQUEST")
+    finish_conquest(game)
     with pytest.raises(IllegalAction, match="at least 1"):
         act(game, "REDEPLOY", placements={0: 6, 1: 0})
     with pytest.raises(IllegalAction, match="exactly 6"):

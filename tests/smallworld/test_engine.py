@@ -166,3 +166,20 @@ def test_junk_actions_are_rejected_with_the_state_unchanged(data, junk, who):
         assert json.dumps(game._state.to_json(), sort_keys=True) == before
     else:  # junk that happens to be a legal move, made by the acting player
         assert who == acting
+
+
+def test_the_spec_quick_start_loop_runs_to_the_end_and_replays():
+    from hexarena.smallworld import GameConfig as AliasConfig
+    from hexarena.smallworld import SmallWorldGame as AliasGame
+
+    config = AliasConfig(num_players=3, seed=42)
+    game = AliasGame(config)
+    while not game.is_game_over():
+        player_id = game.get_current_player()
+        assert isinstance(game.get_observation(player_id), dict)
+        result = game.submit_action(player_id, game.get_legal_actions()[0])
+        assert result["game_over"] == game.is_game_over()
+    results = game.get_results()
+    assert results["winner"] in range(3) and set(results["scores"]) == {0, 1, 2}
+    replayed = SmallWorldGame.replay(config, game._state.action_log)
+    assert replayed._state.to_json() == game._state.to_json()

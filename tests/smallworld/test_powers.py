@@ -9,16 +9,21 @@ from hexarena.games.smallworld.conquest import attack_for, compute_conquest_cost
 from hexarena.games.smallworld.enums import Feature, Marker, PowerName, RaceName
 from hexarena.games.smallworld.scoring import compute_player_score
 
-from .helpers import act, begin_turn, legal, line_map, region, rig_die, scenario, setup_pool, targets
+from .helpers import (
+    act,
+    begin_turn,
+    finish_conquest,
+    legal,
+    line_map,
+    region,
+    rig_die,
+    scenario,
+    setup_pool,
+    targets,
+)
 
 R, P = RaceName, PowerName
 F, H, W, S, M, SEA, LAKE = "FARMLAND", "HILL", "FOREST", "SWAMP", "MOUNTAIN", "SEA", "LAKE"
-
-
-def finish_conquest(game) -> None:
-    act(game, "SKIP_CONQUEST")
-    if game.get_phase() is Phase.FINAL_CONQUEST:
-        act(game, "SKIP_CONQUEST")
 
 
 def score_event(out: dict, pid: int = 0) -> int:

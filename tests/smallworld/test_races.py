@@ -9,16 +9,10 @@ from hexarena.games.smallworld.conquest import compute_conquest_cost
 from hexarena.games.smallworld.enums import Feature, Marker, PowerName, RaceName
 from hexarena.games.smallworld.scoring import compute_player_score
 
-from .helpers import act, begin_turn, legal, line_map, region, scenario, setup_pool, targets
+from .helpers import act, begin_turn, finish_conquest, legal, line_map, region, scenario, setup_pool, targets
 
 R, P = RaceName, PowerName
 F, H, W, S, M, SEA, LAKE = "FARMLAND", "HILL", "FOREST", "SWAMP", "MOUNTAIN", "SEA", "LAKE"
-
-
-def finish_conquest(game) -> None:
-    act(game, "SKIP_CONQUEST")
-    if game.get_phase() is Phase.FINAL_CONQUEST:
-        act(game, "SKIP_CONQUEST")
 
 
 def test_amazons_attack_with_four_extra_tokens_that_leave_after_redeployment():
@@ -211,3 +205,23 @@ def test_trolls_build_lairs_that_stay_in_decline_and_leave_on_abandon():
     begin_turn(game, 0)
     act(game, "DECLINE")
     assert Marker.TROLL_LAIR in region(game, 1).markers and region(game, 1).is_decline
+
+
+def test_holes_block_sorcerers_and_leave_when_the_halflings_abandon_the_region():
+    game = scenario(line_map([F, F, F]), [(R.RATMEN, P.ALCHEMIST)])
+    setup_pool(game, 0, R.SORCERERS, P.HILL, {1: 2})
+    setup_pool(game, 1, R.HALFLINGS, P.FOREST, {0: 1, 2: 1})
+    region(game, 0).markers.append(Marker.HOLE_IN_THE_GROUND)
+    begin_turn(game, 0)
+    act(game, "EXPAND")
+    assert targets(game, "USE_SORCERER") == {2}
+    begin_turn(game, 1)
+    act(game, "EXPAND")
+    act(game, "ABANDON", region_ids=[0])
+    assert region(game, 0).markers == [] and region(game, 0).owner is None
+
+
+def test_giants_discount_stops_at_one():
+    game = scenario(line_map([M, F]), [(R.RATMEN, P.ALCHEMIST)])
+    setup_pool(game, 0, R.GIANTS, P.COMMANDO, {0: 2})
+    assert compute_conquest_cost(1, game._state, 0) == 1

@@ -264,14 +264,22 @@ def _v_bivouacs(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str,
     return {"type": A.PLACE_BIVOUACS.value, "placements": {k: v for k, v in placements.items() if v}}
 
 
-def _v_fortress(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, Any]:
-    raw = action.get("region_id")
+def _optional_choice(
+    atype: ActionType, key: str, action: Mapping[str, Any], allowed: list[int], refusal: str
+) -> dict[str, Any]:
+    """A payload that is either null (no choice) or one of ``allowed``."""
+    raw = action.get(key)
     if raw is None:
-        return {"type": A.PLACE_FORTRESS.value, "region_id": None}
-    rid = _int(raw, "region_id")
-    if rid not in fortress_candidates(gs, pid):
-        raise IllegalAction(f"no Fortress may go on region {rid} (held, without one, box not empty)")
-    return {"type": A.PLACE_FORTRESS.value, "region_id": rid}
+        return {"type": atype.value, key: None}
+    value = _int(raw, key)
+    if value not in allowed:
+        raise IllegalAction(refusal.format(value))
+    return {"type": atype.value, key: value}
+
+
+def _v_fortress(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, Any]:
+    refusal = "no Fortress may go on region {} (held, without one, box not empty)"
+    return _optional_choice(A.PLACE_FORTRESS, "region_id", action, fortress_candidates(gs, pid), refusal)
 
 
 def _v_heroes(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, Any]:
@@ -287,13 +295,10 @@ def _v_heroes(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, A
 
 
 def _v_diplomat(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, Any]:
-    raw = action.get("target_player")
-    if raw is None:
-        return {"type": A.CHOOSE_DIPLOMAT_ALLY.value, "target_player": None}
-    target = _int(raw, "target_player")
-    if target not in diplomat_candidates(gs, pid):
-        raise IllegalAction(f"player {target} is not an opponent you left in peace this turn")
-    return {"type": A.CHOOSE_DIPLOMAT_ALLY.value, "target_player": target}
+    refusal = "player {} is not an opponent you left in peace this turn"
+    return _optional_choice(
+        A.CHOOSE_DIPLOMAT_ALLY, "target_player", action, diplomat_candidates(gs, pid), refusal
+    )
 
 
 def _v_stout(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ unregistered names get :class:`NullAbility`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hexarena.games.smallworld.enums import Phase, PowerName, RaceName
 
@@ -121,24 +121,22 @@ _POWERS: dict[PowerName, AbilityHook] = {}
 H = TypeVar("H", bound=type[AbilityHook])
 
 
-def register_race(name: RaceName) -> Callable[[H], H]:
-    def deco(cls: H) -> H:
-        instance = cls()
-        instance.name = name
-        _RACES[name] = instance
-        return cls
+def _registrar(table: dict[Any, AbilityHook]) -> Callable[[Any], Callable[[H], H]]:
+    def register(name: Any) -> Callable[[H], H]:
+        def deco(cls: H) -> H:
+            instance = cls()
+            instance.name = name
+            table[name] = instance
+            return cls
 
-    return deco
+        return deco
+
+    return register
 
 
-def register_power(name: PowerName) -> Callable[[H], H]:
-    def deco(cls: H) -> H:
-        instance = cls()
-        instance.name = name
-        _POWERS[name] = instance
-        return cls
-
-    return deco
+#: ``@register_race(RaceName.X)`` / ``@register_power(PowerName.Y)`` on an AbilityHook subclass.
+register_race = _registrar(_RACES)
+register_power = _registrar(_POWERS)
 
 
 def get_race_ability(name: RaceName) -> AbilityHook:
