@@ -139,3 +139,9 @@ def test_bad_settings_give_clear_errors():
         generate_course(0, 1, "easy", min_distance=40)
     with pytest.raises(ValueError, match="n_players must be 2, 3 or 4"):
         new_game(0, n_players=5)
+
+
+def test_courses_too_big_for_the_grid_are_refused_clearly():
+    with pytest.raises(CourseError, match=r"spans \d+ x \d+ hexes; max 46"):
+        generate_course(0, 16, "hard", "linear")
+    assert generate_course(0, 16, "hard", "tree").start_distance() >= 8

@@ -178,3 +178,16 @@ def test_moves_use_the_second_pawn_only_with_two_players():
     g4 = new_game(1, n_players=4)
     g4.res = [4, 4, 4]
     assert not any(legal_mask(g4)[MOVE + 6 : MOVE + 12])
+
+
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_incremental_vec_observations_equal_fresh_ones(n_players):
+    n = 4
+    envs, samplers = get_vec_env(n)(), get_vec_sampler(n)(2)
+    runner = get_runner(n)(envs, samplers, 1)
+    envs.reset(2, n_players, 1, Difficulty.EASY, 12, False)
+    for _ in range(400):
+        runner.sample()
+        runner.step_sync()
+        for i in range(n):
+            assert envs.observations[i].tobytes() == observe(envs.games[i]).tobytes()

@@ -459,3 +459,31 @@ def test_illegal_actions_raise_clear_errors_and_change_nothing():
         with pytest.raises(IllegalActionError, match=text):
             step(g, action)
         assert g.to_json() == before
+
+
+def test_caves_variant_gives_a_token_once_per_cave_per_turn():
+    g = new_game(1, n_players=4, n_pieces=3, difficulty="medium", caves=True)
+    assert g.course.caves and all(len(p) == 4 for p in g.cave_tokens)
+    cave = g.course.caves[0]
+    target = next(n for n in NEIGHBORS[cave] if n >= 0 and g.course.passable(n) and n not in g.occupied())
+    cell, d = next(
+        (c, NEIGHBORS[c].index(target))
+        for c in NEIGHBORS[target]
+        if c >= 0
+        and g.course.passable(c)
+        and c not in g.occupied()
+        and c * 6 + NEIGHBORS[c].index(target) not in g.gate
+    )
+    g.pawns[0][0] = cell
+    set_hand(g, Propeller_Plane=1)
+    step(g, PLAY + cid("Propeller Plane"))
+    token = g.cave_tokens[0][-1]
+    hand = sum(g.hand())
+    step(g, MOVE + d)
+    assert len(g.cave_tokens[0]) == 3 and g.caves_used == [0]
+    kind, amount = token
+    if kind < 0:
+        assert sum(g.hand()) == hand + amount
+    else:
+        assert g.res[kind - 1] == amount and sum(g.res) == amount
+    check_invariants(g)

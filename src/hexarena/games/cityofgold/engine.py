@@ -18,6 +18,13 @@ A player's turn is several actions (see :mod:`.actions`):
 * **End of turn.** Active and played cards go to the discard pile; unplayed hand cards stay;
   draw up to 4, shuffling the discard pile into a new draw pile only when the draw pile is empty.
 
+Caves variant (``caves=True``): up to nine mountains become caves with 4 tokens each; a pawn
+that stops next to a cave takes the top token of one of them (each cave once per turn) and uses
+it at once (a resource token replaces the current resources, a draw token draws cards).
+
+Start hexes cannot be re-entered once left (as in 0.0.3). An arriving pawn leaves the board for
+El Dorado, so later arrivers are never blocked.
+
 A player whose pawns have all reached El Dorado leaves the board; the round is finished, then the
 arrivers with most blockades win (ties share). ``max_turns`` player turns end the game as a
 truncation (all rewards 0).
@@ -498,7 +505,8 @@ def _move(g: Game, pawn: int, d: int, free: bool) -> None:
 
 
 def _visit_caves(g: Game, cell: int) -> None:
-    """Caves variant: a pawn stopping next to a cave takes its top token (once per cave per turn)."""
+    """Caves variant: a pawn stopping next to a cave takes the top token of one such cave (each cave
+    at most once per turn). Resource tokens replace the current resources; draw tokens draw."""
     for i, cave in enumerate(g.course.caves):
         if cave in NEIGHBORS[cell] and g.cave_tokens[i] and i not in g.caves_used:
             g.caves_used.append(i)
@@ -510,6 +518,7 @@ def _visit_caves(g: Game, cell: int) -> None:
                 _retire_active(g, used=False)
                 g.res = [0, 0, 0]
                 g.res[kind - 1] = amount
+            return
 
 
 def _take_from_shop(g: Game, s: int) -> None:

@@ -100,59 +100,82 @@ def static_layers(course: Course) -> tuple[np.ndarray, np.ndarray]:
     return _STATIC[id(course)][1], _STATIC[id(course)][2]
 
 
-def write_observation(rec: np.ndarray, g: Game, omniscient: bool = False, viewer: int | None = None) -> None:
-    """Fill a zeroed or previously written ``OBS_DTYPE`` record (a 0-d view) from the game.
+class ObsWriter:
+    """Writes observations into a batch of ``OBS_DTYPE`` records (field views are made once).
 
-    ``viewer`` (default: the player to act) is the seat whose information set it shows; relative
-    numbers count from it, and the action masks stay empty unless it is the player to act.
+    Static map layers are copied only when the course changes, channel 0 is cleared and redrawn
+    at its pawn cells, and card zones are rewritten for the seat to act only, unless the viewer
+    changed (then all seats, since what is hidden changed too).
     """
-    shared = rec["shared"]
-    static, guard = static_layers(g.course)
-    shared["map"] = static
-    shared["blockade_map"] = guard
-    me = g.player if viewer is None else viewer
-    flat_map = shared["map"].reshape(GRID * GRID, 7)
-    for p, pawns in enumerate(g.pawns):
-        for cell in pawns:
-            if cell != ARRIVED:
-                flat_map[cell, 0] = (p - me) % g.n_players + 1
-    shared["phase"] = g.phase
-    if g.phase == Phase.BUYING:
-        shared["current_resources"] = (0.0, 0.0, g.money2 / 2)
-    else:
-        shared["current_resources"] = g.res
-    shared["shop"] = g.shop
-    shared["market"] = g.market
-    blockades = np.zeros((6, 4), np.int8)
-    for b, blk in enumerate(g.course.blockades):
-        holder = g.blockade_holder[b]
-        relative = 0 if holder < 0 else (holder - me) % g.n_players + 1
-        blockades[b] = (holder < 0, blk.kind, blk.amount, relative)
-    shared["blockades"] = blockades
-    players = rec["player_data"]
-    players[:] = np.zeros((), PLAYER_DTYPE)
-    n = g.n_players
-    zones = np.array(g.zones, np.uint8)
-    obs = players["obs"]
-    obs["hand_size"][:n] = zones[:, HAND].sum(axis=1)
-    obs["draw_size"][:n] = zones[:, DRAW_PILE].sum(axis=1)
-    if not omniscient:
-        hidden = [p for p in range(n) if p != me]
-        zones[hidden, DRAW_PILE] = 0
-        zones[hidden, HAND] = 0
-    for z, field in enumerate(ZONE_FIELDS):
-        obs[field][:n] = zones[:, z]
-    obs["arrived"][:n] = [sum(1 for c in pawns if c == ARRIVED) for pawns in g.pawns]
-    obs["blockades"][:n] = [sum(1 for h in g.blockade_holder if h == p) for p in range(n)]
-    flat = np.array(legal_mask(g) if me == g.player else [False] * N_ACTIONS, np.bool_)
-    rec["action_mask"] = flat
-    if me != g.player:
-        return
-    heads = players[me]["action_mask"]
-    for h, (start, size) in _head_slices(g.phase).items():
-        head = heads[h]
-        head[0] = True
-        head[1:] = flat[start : start + size]
+
+    def __init__(self, recs: np.ndarray) -> None:
+        shared, players = recs["shared"], recs["player_data"]
+        self.map, self.blockade_map = shared["map"], shared["blockade_map"]
+        self.phase, self.res = shared["phase"], shared["current_resources"]
+        self.shop, self.market, self.blockades = shared["shop"], shared["market"], shared["blockades"]
+        obs = players["obs"]
+        self.zones = [obs[f] for f in ZONE_FIELDS]
+        self.hand_size, self.draw_size = obs["hand_size"], obs["draw_size"]
+        self.arrived, self.held = obs["arrived"], obs["blockades"]
+        self.heads = players["action_mask"]
+        self.flat = recs["action_mask"]
+        n = len(recs)
+        self._course: list[Course | None] = [None] * n
+        self._viewer = [-1] * n
+        self._marked: list[list[int]] = [[] for _ in range(n)]
+
+    def write(self, i: int, g: Game, omniscient: bool = False, viewer: int | None = None) -> None:
+        """Record ``i`` := ``viewer``'s observation (default: the player to act)."""
+        me = g.player if viewer is None else viewer
+        n = g.n_players
+        full = self._course[i] is not g.course or self._viewer[i] != me
+        if self._course[i] is not g.course:
+            static, guard = static_layers(g.course)
+            self.map[i] = static
+            self.blockade_map[i] = guard
+            self._course[i], self._marked[i] = g.course, []
+        grid = self.map[i]
+        for cell in self._marked[i]:
+            grid[cell // GRID, cell % GRID, 0] = 0
+        marked = self._marked[i] = []
+        for p, pawns in enumerate(g.pawns):
+            for cell in pawns:
+                if cell != ARRIVED:
+                    grid[cell // GRID, cell % GRID, 0] = (p - me) % n + 1
+                    marked.append(cell)
+        self.phase[i] = g.phase
+        self.res[i] = (0.0, 0.0, g.money2 / 2) if g.phase == Phase.BUYING else g.res
+        self.shop[i] = g.shop
+        self.market[i] = g.market
+        for b, blk in enumerate(g.course.blockades):
+            holder = g.blockade_holder[b]
+            relative = 0 if holder < 0 else (holder - me) % n + 1
+            self.blockades[i, b] = (holder < 0, blk.kind, blk.amount, relative)
+        if full:
+            self._viewer[i] = me
+            for z in self.zones:
+                z[i] = 0
+            self.heads[i] = np.zeros((), MASK_DTYPE)
+        for p in range(n) if full else (me, g.player):
+            zones = g.zones[p]
+            visible = omniscient or p == me
+            for z, field in enumerate(self.zones):
+                if visible or z not in (DRAW_PILE, HAND):
+                    field[i, p] = zones[z]
+            self.hand_size[i, p] = sum(zones[HAND])
+            self.draw_size[i, p] = sum(zones[DRAW_PILE])
+        self.arrived[i, :n] = [sum(1 for c in pawns if c == ARRIVED) for pawns in g.pawns]
+        self.held[i, :n] = [sum(1 for h in g.blockade_holder if h == p) for p in range(n)]
+        if me != g.player:
+            self.flat[i] = False
+            return
+        flat = self.flat[i]
+        flat[:] = legal_mask(g)
+        heads = self.heads[i, me]
+        for h, (start, size) in _head_slices(g.phase).items():
+            head = heads[h]
+            head[0] = True
+            head[1:] = flat[start : start + size]
 
 
 def _head_slices(phase: int) -> dict[str, tuple[int, int]]:
@@ -169,9 +192,9 @@ def _head_slices(phase: int) -> dict[str, tuple[int, int]]:
 
 def observe(g: Game, omniscient: bool = False, viewer: int | None = None) -> np.ndarray:
     """A fresh observation record for ``viewer`` (default: the player to act)."""
-    rec = np.zeros((), OBS_DTYPE)
-    write_observation(rec, g, omniscient, viewer)
-    return rec
+    recs = np.zeros(1, OBS_DTYPE)
+    ObsWriter(recs).write(0, g, omniscient, viewer)
+    return recs[0]
 
 
 def flatten(rec: np.ndarray) -> np.ndarray:

@@ -40,8 +40,8 @@ from hexarena.games.cityofgold.observe import (
     MASK_DTYPE,
     MAX_PLAYERS,
     OBS_DTYPE,
+    ObsWriter,
     write_info,
-    write_observation,
 )
 
 
@@ -60,6 +60,7 @@ class VecEnv:
         self.games: list[Game] = []
         self.observations = np.zeros(n, OBS_DTYPE)
         self.final_observations = np.zeros(n, OBS_DTYPE)
+        self._writer, self._final_writer = ObsWriter(self.observations), ObsWriter(self.final_observations)
         self.action_masks = self.observations["action_mask"]
         self.selected_action_masks = np.zeros(n, MASK_DTYPE)
         self.agent_selection = np.zeros(n, np.int32)
@@ -111,10 +112,9 @@ class VecEnv:
 
     def _observe(self, i: int) -> None:
         g = self.games[i]
-        rec = self.observations[i]
-        write_observation(rec, g, self.omniscient)
+        self._writer.write(i, g, self.omniscient)
         self.agent_selection[i] = g.player
-        self.selected_action_masks[i] = rec["player_data"][g.player]["action_mask"]
+        self.selected_action_masks[i] = self._writer.heads[i, g.player]
 
     def step(self, actions: np.ndarray) -> None:
         """Apply one action per env: flat ints (int array [n]) or five-head ``ACTION_DTYPE`` records."""
@@ -141,7 +141,7 @@ class VecEnv:
         self.dones[i] = True
         self.truncations[i] = g.truncated
         self.rewards[i, : g.n_players] = g.rewards
-        write_observation(self.final_observations[i], g, self.omniscient)
+        self._final_writer.write(i, g, self.omniscient)
         self.infos[i] = np.zeros((), INFO_DTYPE)
         write_info(self.infos[i], g)
         self.episodes[i] += 1
