@@ -3,12 +3,14 @@ and the records the tests open (made once per session)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from viewer_records import hex_record, hex_record_with_rejection, write_synthetic
+
+from hexarena.viewer import serve
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -55,3 +57,21 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         # Terra Nova's map size: 42 rows of 66 columns, 300 rounds, streamed as gzip NDJSON.
         "large": write_synthetic(base / "large", width=66, height=42, steps=301, gz=True),
     }
+
+
+@pytest.fixture
+def open_record(page: Page) -> Iterator[Callable[[Path], Page]]:
+    """Serve a record and open it; returns the page once the viewer says it is ready."""
+    servers = []
+
+    def _open(record: Path) -> Page:
+        url, server = serve(record)
+        servers.append(server)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        return page
+
+    yield _open
+    for server in servers:
+        server.shutdown()
+        server.server_close()

@@ -7,32 +7,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page
 from viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
-from hexarena.viewer import export_html, serve
-
-
-@pytest.fixture
-def open_record(page: Page) -> Iterator:
-    """Serve a record and open it; returns the page once the viewer says it is ready."""
-    servers = []
-
-    def _open(record: Path) -> Page:
-        url, server = serve(record)
-        servers.append(server)
-        page.goto(url)
-        page.wait_for_selector("body[data-ready='1']")
-        return page
-
-    yield _open
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+from hexarena.viewer import export_html
 
 
 def step_of(page: Page) -> int:

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
 
 import hexarena
+from hexarena.core.frames import decode_frames
 from hexarena.core.manager import play_match
 from hexarena.core.registry import game_class
-from hexarena.viewer import load_view_data, serve
+from hexarena.viewer import load_view_data
 
 MAX_ROUNDS = 12
 
@@ -34,62 +34,68 @@ def game_record(name: str, out: Path, max_rounds: int = MAX_ROUNDS, **params: ob
     return out
 
 
-def open_served(page: Page, record: Path) -> object:
-    url, server = serve(record)
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    return server
-
-
 @pytest.mark.parametrize("name", hexarena.list_games())
-def test_every_game_record_opens_and_steps(page, tmp_path, name):
+def test_every_game_record_opens_and_steps(open_record, tmp_path, name):
     record = game_record(name, tmp_path / name)
     data = load_view_data(record)
     first = data["steps"][0]["delta"]
-    server = open_served(page, record)
-    try:
-        assert page.locator("#map .hex").count() == len({c["id"] for c in first["cells"]})
-        assert page.locator(".player").count() == len(first.get("players", []))
-        last = len(data["steps"]) - 1
-        page.keyboard.press("End")
-        assert page.get_attribute("body", "data-step") == str(last)
-        assert page.locator(".entry[data-step]").count() == last
-        page.keyboard.press("Home")
-        page.keyboard.press("ArrowRight")
-        assert page.get_attribute("body", "data-step") == str(min(1, last))
-        page.screenshot(path=str(tmp_path / f"{name}.png"))
-    finally:
-        server.shutdown()
-        server.server_close()
+    page = open_record(record)
+    assert page.locator("#map .hex").count() == len({c["id"] for c in first["cells"]})
+    assert page.locator(".player").count() == len(first.get("players", []))
+    last = len(data["steps"]) - 1
+    page.keyboard.press("End")
+    assert page.get_attribute("body", "data-step") == str(last)
+    assert page.locator(".entry[data-step]").count() == last
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("body", "data-step") == str(min(1, last))
+    page.screenshot(path=str(tmp_path / f"{name}.png"))
 
 
 @pytest.mark.skipif("cityofgold" not in hexarena.list_games(), reason="City of Gold is not registered yet")
-def test_city_of_gold_tiles_pawns_blockades_and_shop(page, tmp_path):
+def test_city_of_gold_tiles_pawns_blockades_and_shop(open_record, tmp_path):
     record = game_record("cityofgold", tmp_path / "cog", max_rounds=6, n_pieces=2)
     frame = load_view_data(record)["steps"][0]["delta"]
-    server = open_served(page, record)
-    try:
-        pawns = [c for c in frame["cells"] if "pawn" in c.get("icons", [])]
-        assert pawns and page.locator(".cell .icon").count() == sum(
-            len(c.get("icons", [])) for c in frame["cells"]
-        )
-        # Pawns are drawn in their owner's colour, the owner's rim around the tile.
-        colours = {
-            p.get_attribute("fill") for p in page.locator(".cell:has(.own) .icon > :first-child").all()
-        }
-        assert len(colours) == len({c["owner"] for c in pawns})
-        assert page.locator(".cell .label").count() == sum(1 for c in frame["cells"] if c.get("label"))
-        assert page.get_attribute("#regions", "d")  # board pieces are outlined
-        shop = page.locator("section.panel[data-title='Shop'] tr")
-        assert shop.count() == len(frame["panels"]["Shop"]) + 1
-        assert "cost" in page.locator("section.panel[data-title='Shop'] tr").first.text_content()
-        blockades = page.locator("section.panel[data-title='Blockades'] tr")
-        assert frame["panels"]["Blockades"] and blockades.count() == len(frame["panels"]["Blockades"]) + 1
-        costly = next(i for i, c in enumerate(frame["cells"]) if c.get("info", {}).get("cost"))
-        page.hover(f".cell[data-i='{costly}']")
-        assert frame["cells"][costly]["info"]["cost"] in page.text_content("#tip")
-        page.screenshot(path=str(tmp_path / "cityofgold.png"))
-        assert json.loads((record / "result.json").read_text())["game"] == "cityofgold"
-    finally:
-        server.shutdown()
-        server.server_close()
+    page = open_record(record)
+    pawns = [c for c in frame["cells"] if "pawn" in c.get("icons", [])]
+    assert pawns and page.locator(".cell .icon").count() == sum(
+        len(c.get("icons", [])) for c in frame["cells"]
+    )
+    # Pawns are drawn in their owner's colour, the owner's rim around the tile.
+    colours = {p.get_attribute("fill") for p in page.locator(".cell:has(.own) .icon > :first-child").all()}
+    assert len(colours) == len({c["owner"] for c in pawns})
+    assert page.locator(".cell .label").count() == sum(1 for c in frame["cells"] if c.get("label"))
+    assert page.get_attribute("#regions", "d")  # board pieces are outlined
+    shop = page.locator("section.panel[data-title='Shop'] tr")
+    assert shop.count() == len(frame["panels"]["Shop"]) + 1
+    assert "cost" in page.locator("section.panel[data-title='Shop'] tr").first.text_content()
+    blockades = page.locator("section.panel[data-title='Blockades'] tr")
+    assert frame["panels"]["Blockades"] and blockades.count() == len(frame["panels"]["Blockades"]) + 1
+    costly = next(i for i, c in enumerate(frame["cells"]) if c.get("info", {}).get("cost"))
+    page.hover(f".cell[data-i='{costly}']")
+    assert frame["cells"][costly]["info"]["cost"] in page.text_content("#tip")
+    page.screenshot(path=str(tmp_path / "cityofgold.png"))
+    assert json.loads((record / "result.json").read_text())["game"] == "cityofgold"
+
+
+@pytest.mark.skipif("smallworld" not in hexarena.list_games(), reason="Small World is not registered yet")
+def test_small_world_regions_tokens_markers_and_combo_row(open_record, tmp_path):
+    record = game_record("smallworld", tmp_path / "sw", max_rounds=100)
+    data = load_view_data(record)
+    final = list(decode_frames(s["delta"] for s in data["steps"]))[-1]
+    page = open_record(record)
+    page.keyboard.press("End")
+    cells = final["cells"]
+    assert page.locator("#map .hex").count() == len(cells)
+    assert page.locator(".cell .label").count() == sum(1 for c in cells if c.get("label"))
+    assert page.locator(".cell .icon").count() == sum(min(4, len(c.get("icons", []))) for c in cells)
+    assert page.locator(".cell .own").count() == sum(1 for c in cells if c.get("owner"))
+    assert page.get_attribute("#regions", "d").count("M") >= len(cells)  # every region outlined
+    combos = page.locator("section.panel[data-title='Combo row'] li")
+    assert combos.count() == len(final["panels"]["Combo row"])
+    assert page.locator("#chart .series").count() == len(final["players"])
+    # decode_frames keeps cells in order of first appearance, as the page numbers them.
+    owned = next(i for i, c in enumerate(cells) if c.get("owner"))
+    page.hover(f".cell[data-i='{owned}']")
+    assert cells[owned]["info"]["race"] in page.text_content("#tip")
+    page.screenshot(path=str(tmp_path / "smallworld.png"))

@@ -69,7 +69,7 @@ function decode(steps) {
 
 const View = {
   data: null, model: null, vocab: null, step: 0, shown: [], groups: [], fogRole: "", timer: null,
-  speed: 4, cornerOffset: -30, coords: new Map(), regionsKey: null, edgesRef: null, playersRef: null,
+  speed: 4, cornerOffset: -30, nbr: null, regionsKey: null, edgesRef: null, playersRef: null,
   panelsRef: null, viewBox: null, roleColour: new Map(),
 };
 
@@ -185,8 +185,19 @@ function sharedSide(a, b, inset = 0) {
   return `M${(mx + px).toFixed(1)},${(my + py).toFixed(1)}L${(mx - px).toFixed(1)},${(my - py).toFixed(1)}`;
 }
 
-function neighbourIndex(c, k) {
-  return View.coords.get(`${c.q + NEIGHBOURS[k][0]},${c.r + NEIGHBOURS[k][1]}`);
+/** The neighbour table of the cells on screen: ``View.nbr[i * 6 + k]`` is the index of cell i's
+ * neighbour in direction k, or -1. Rebuilt only when cells move, appear or vanish. */
+function buildNeighbours(cells) {
+  const at = new Map();
+  cells.forEach((c, i) => c && at.set(`${c.q},${c.r}`, i));
+  View.nbr = new Int32Array(cells.length * 6).fill(-1);
+  cells.forEach((c, i) => {
+    if (!c) return;
+    for (let k = 0; k < 6; k++) {
+      const j = at.get(`${c.q + NEIGHBOURS[k][0]},${c.r + NEIGHBOURS[k][1]}`);
+      if (j !== undefined) View.nbr[i * 6 + k] = j;
+    }
+  });
 }
 
 /** Where groups of cells end: for each group (``key(cell)``, null for none) the path of the sides
@@ -199,7 +210,7 @@ function boundaries(cells, key, inset = 0) {
     if (group == null) return;
     const p = centre(c);
     for (let k = 0; k < 6; k++) {
-      const j = neighbourIndex(c, k), n = j === undefined ? undefined : cells[j];
+      const j = View.nbr[i * 6 + k], n = j < 0 ? undefined : cells[j];
       const other = n ? key(n) : null;
       if (other === group || (!inset && other != null && j < i)) continue;
       const side = sharedSide(p, centre({ q: c.q + NEIGHBOURS[k][0], r: c.r + NEIGHBOURS[k][1] }), inset);
@@ -287,8 +298,7 @@ function render(s) {
   }
   View.refog = false;
   if (geometry) {
-    View.coords = new Map();
-    cells.forEach((c, i) => c && View.coords.set(`${c.q},${c.r}`, i));
+    buildNeighbours(cells);
     View.layers.regions.setAttribute("d", [...boundaries(cells, (c) => c.region).values()].join(""));
     View.edgesRef = null;
   }
