@@ -137,7 +137,7 @@ def test_gymnasium_style_env():
     env = CityOfGoldEnv(n_players=2, n_pieces=1, max_turns=10)
     obs, info = env.reset(seed=3)
     assert obs["shared"]["map"].shape == (48, 48, 7) and info["current_player"] == 0
-    assert env.action_space.n == N_ACTIONS
+    assert env.action_space.n == N_ACTIONS and env.observation_space.contains(obs)
     rng = np.random.default_rng(0)
     terminated = truncated = False
     while not (terminated or truncated):

@@ -106,23 +106,20 @@ class CityOfGoldEnv(_EnvBase):  # type: ignore[misc]
 
 
 def _observation_space(spaces: Any) -> Any:
-    """A Dict space mirroring :data:`~.observe.OBS_DTYPE`."""
+    """A Dict space mirroring :func:`~.observe.to_dict` of an ``OBS_DTYPE`` record."""
 
     def build(dtype: np.dtype, shape: tuple[int, ...] = ()) -> Any:
         if dtype.names:
-            inner = {n: build(dtype.fields[n][0].base, dtype.fields[n][0].shape) for n in dtype.names}
-            if shape:
-                return spaces.Tuple([spaces.Dict(inner) for _ in range(int(np.prod(shape)))])
-            return spaces.Dict(inner)
+            fields = {n: dtype.fields[n][0] for n in dtype.names}
+            return spaces.Dict({n: build(f.base, shape + f.shape) for n, f in fields.items()})
         if dtype == np.bool_:
-            return spaces.MultiBinary(list(shape) or [1]) if shape else spaces.Discrete(2)
+            return spaces.Box(0, 1, shape, np.bool_)
         if dtype == np.float32:
             return spaces.Box(0.0, 255.0, shape, np.float32)
         info = np.iinfo(dtype)
         return spaces.Box(info.min, info.max, shape, dtype)
 
-    rec = observe(new_game(0))
-    return build(rec.dtype)
+    return build(observe(new_game(0)).dtype)
 
 
 @dataclass(frozen=True)

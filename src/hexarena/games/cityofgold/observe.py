@@ -217,7 +217,7 @@ def flatten(rec: np.ndarray) -> np.ndarray:
 def to_dict(rec: np.ndarray) -> dict[str, Any]:
     """A structured record as nested dicts of arrays (what Gymnasium-style code expects)."""
     if rec.dtype.names is None:
-        return rec
+        return np.asarray(rec)
     return {name: to_dict(rec[name]) for name in rec.dtype.names}
 
 
