@@ -9,7 +9,18 @@ from hexarena.games.smallworld.conquest import compute_conquest_cost
 from hexarena.games.smallworld.enums import Feature, Marker, PowerName, RaceName
 from hexarena.games.smallworld.scoring import compute_player_score
 
-from .helpers import act, begin_turn, finish_conquest, legal, line_map, region, scenario, setup_pool, targets
+from .helpers import (
+    act,
+    begin_turn,
+    finish_conquest,
+    legal,
+    line_map,
+    region,
+    rig_die,
+    scenario,
+    setup_pool,
+    targets,
+)
 
 R, P = RaceName, PowerName
 F, H, W, S, M, SEA, LAKE = "FARMLAND", "HILL", "FOREST", "SWAMP", "MOUNTAIN", "SEA", "LAKE"
@@ -225,3 +236,16 @@ def test_giants_discount_stops_at_one():
     game = scenario(line_map([M, F]), [(R.RATMEN, P.ALCHEMIST)])
     setup_pool(game, 0, R.GIANTS, P.COMMANDO, {0: 2})
     assert compute_conquest_cost(1, game._state, 0) == 1
+
+
+def test_declined_ghouls_may_make_a_die_backed_final_attempt_then_the_active_race_plays():
+    game = scenario(line_map([F, F, F, F]), [(R.RATMEN, P.ALCHEMIST)])
+    setup_pool(game, 0, R.GHOULS, P.HILL, {1: 2}, decline=True)
+    setup_pool(game, 1, R.HUMANS, P.HILL, {2: 2})
+    begin_turn(game, 0)
+    act(game, "PICK_COMBO", index=0)
+    assert 2 in targets(game, "FINAL_CONQUEST")  # 1 Ghoul in hand, cost 4
+    rig_die(game, 3)
+    out = act(game, "FINAL_CONQUEST", region_id=2)
+    assert out["success"] and region(game, 2).race == R.GHOULS and region(game, 2).is_decline
+    assert game.get_phase() is Phase.CONQUEST

@@ -160,7 +160,7 @@ def _v_conquer(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, 
 
 def _v_final(gs: GameState, pid: int, action: Mapping[str, Any]) -> dict[str, Any]:
     rid = _region_id(action)
-    _check(final_refusal(attack_for(gs, pid), rid))
+    _check(final_refusal(attack_for(gs, pid, conquest_pool(gs)), rid))
     return {"type": A.FINAL_CONQUEST.value, "region_id": rid}
 
 
@@ -340,8 +340,9 @@ def get_conquerable_regions(gs: GameState, player_id: int, race: RaceName | None
     return [rid for rid in _candidates(att) if conquer_refusal(att, rid) is None]
 
 
-def get_final_targets(gs: GameState, player_id: int) -> list[int]:
-    att = attack_for(gs, player_id)
+def get_final_targets(gs: GameState, player_id: int, race: RaceName | None = None) -> list[int]:
+    """Regions the pool (default: the active race) may try with a die-backed final attempt."""
+    att = attack_for(gs, player_id, race)
     return [rid for rid in _candidates(att) if final_refusal(att, rid) is None]
 
 
@@ -436,7 +437,10 @@ def _e_conquer(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[st
 
 
 def _e_final(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
-    return [{"type": A.FINAL_CONQUEST.value, "region_id": rid} for rid in get_final_targets(gs, pid)]
+    return [
+        {"type": A.FINAL_CONQUEST.value, "region_id": rid}
+        for rid in get_final_targets(gs, pid, conquest_pool(gs))
+    ]
 
 
 def _e_dragon(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:

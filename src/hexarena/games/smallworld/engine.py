@@ -250,14 +250,14 @@ class SmallWorldGame:
     def _final_conquest(self, a: dict[str, Any]) -> Result:
         gs = self._state
         pid = gs.current_player
-        att = attack_for(gs, pid)
+        att = attack_for(gs, pid, act.conquest_pool(gs))
         rid = a["region_id"]
         cost = effective_cost(att, rid)
         roll = gs.rng.roll_reinforcement_die()
         success = att.hand + roll >= cost
         if success:
             execute_conquest(rid, gs, pid, att.hand, att.race)
-        gs.conquests_started = True
+        gs.conquests_started = gs.conquests_started or gs.phase is not Phase.GHOUL_CONQUEST
         self._events.append({"event": "reinforcement_die", "roll": roll, "success": success})
         return {"die": roll, "success": success, "max_die": MAX_DIE}
 

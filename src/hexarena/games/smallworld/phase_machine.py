@@ -16,7 +16,7 @@ A = ActionType
 _PHASE_ACTIONS: dict[Phase, tuple[ActionType, ...]] = {
     Phase.PICK_COMBO: (A.PICK_COMBO,),
     Phase.CHOOSE_EXPAND_OR_DECLINE: (A.EXPAND, A.DECLINE),
-    Phase.GHOUL_CONQUEST: (A.CONQUER, A.SKIP_CONQUEST),
+    Phase.GHOUL_CONQUEST: (A.CONQUER, A.FINAL_CONQUEST, A.SKIP_CONQUEST),
     Phase.FINAL_CONQUEST: (A.FINAL_CONQUEST, A.SKIP_CONQUEST),
     Phase.REDEPLOY: (A.REDEPLOY,),
     Phase.PLACE_BIVOUACS: (A.PLACE_BIVOUACS,),
@@ -81,7 +81,7 @@ def advance_phase(gs: GameState, action_type: ActionType) -> Phase:
             Phase.CONQUEST: Phase.FINAL_CONQUEST,
         }.get(phase, Phase.REDEPLOY)
     if action_type is A.FINAL_CONQUEST:
-        return Phase.REDEPLOY
+        return Phase.CONQUEST if phase is Phase.GHOUL_CONQUEST else Phase.REDEPLOY
     if action_type in (A.CONQUER, A.ABANDON, A.USE_DRAGON, A.USE_SORCERER):
         return phase
     if action_type is A.STOUT_DECLINE:
