@@ -179,13 +179,18 @@ def test_sorcerers_convert_a_lone_adjacent_active_token_once_per_opponent():
         act(game, "USE_SORCERER", region_id=2)
 
 
-def test_sorcerers_need_a_token_in_the_tray_and_respect_immunity():
+def test_sorcerers_need_a_token_in_the_tray_and_respect_immunity_and_encampments():
     game = scenario(line_map([F, F, F]), [(R.RATMEN, P.ALCHEMIST)])
     setup_pool(game, 0, R.SORCERERS, P.HILL, {1: 2})
     setup_pool(game, 1, R.HUMANS, P.HEROIC, {0: 1, 2: 1})
     region(game, 0).markers.append(Marker.HERO)
     begin_turn(game, 0)
     act(game, "EXPAND")
+    assert targets(game, "USE_SORCERER") == {2}
+    region(game, 2).markers.append(Marker.ENCAMPMENT)
+    with pytest.raises(IllegalAction, match="Encampment"):
+        act(game, "USE_SORCERER", region_id=2)
+    region(game, 2).markers = [Marker.FORTRESS]
     assert targets(game, "USE_SORCERER") == {2}
     game._state.tray[R.SORCERERS] = 0
     with pytest.raises(IllegalAction, match="tray"):

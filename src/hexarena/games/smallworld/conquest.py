@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hexarena.games.smallworld.abilities import AbilityHook
-from hexarena.games.smallworld.enums import DEFENSIVE_MARKERS, RaceName
+from hexarena.games.smallworld.enums import DEFENSIVE_MARKERS, Marker, RaceName
 from hexarena.games.smallworld.pools import pool_abilities, pool_state
 from hexarena.games.smallworld.state import ActiveRaceState, GameState
 
@@ -186,6 +186,8 @@ def sorcerer_refusal(att: Attack, region_id: int) -> str | None:
         return f"region {region_id} holds no opponent's active race"
     if st.tokens != 1:
         return f"region {region_id} holds {st.tokens} tokens; Sorcerers convert a lone token only"
+    if Marker.ENCAMPMENT in st.markers:
+        return f"region {region_id} has an Encampment, which protects it from the Sorcerers"
     if region_id not in _adjacent_to_held(att):
         return f"region {region_id} is not adjacent to your Sorcerers"
     if st.owner in active.sorcerer_targets_this_turn:
