@@ -11,6 +11,7 @@ import time
 from playwright.sync_api import Page
 from viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
+from hexarena.core.frames import FrameEncoder, header
 from hexarena.viewer import export_html
 
 
@@ -66,6 +67,9 @@ def test_play_pause_and_speed(open_record, records):
     assert step_of(page) == stopped and page.get_attribute("body", "data-playing") == ""
     page.keyboard.press("-")
     assert page.input_value("#speed") == "16"
+    page.click("#btn-play")  # the button gives the keyboard back: Space pauses, it does not click again
+    page.keyboard.press("Space")
+    assert page.get_attribute("body", "data-playing") == ""
 
 
 def test_move_log_shows_llm_replies_and_rejections(open_record, records):
@@ -187,3 +191,47 @@ def test_territory_borders_in_the_terra_nova_style(open_record, tmp_path):
     assert sorted(owners) == ["blue", "p3", "red"]
     assert count(page, ".cell .own.tint") == count(page, ".cell:has(.own)") >= 3
     assert count(page, ".cell .own.ring") == 0
+
+
+def test_odd_frames_are_drawn_without_errors(open_record, tmp_path):
+    """Flat layout, a cell without coordinates, icon objects, dangling edges, sparse panels."""
+    cells = [
+        {
+            "id": "a",
+            "q": 0,
+            "r": 0,
+            "terrain": "volcano",
+            "label": 0,
+            "icons": [{"name": "city", "owner": "blue", "label": "3"}],
+        },
+        {
+            "id": "b",
+            "q": 1,
+            "r": 0,
+            "terrain": None,
+            "owner": "green",
+            "fog": {"blue": 1},
+            "info": {"units": [{"kind": "tank"}]},
+        },
+        {"id": "c", "terrain": "plains"},
+    ]
+    frame = {
+        "layout": "flat",
+        "cells": cells,
+        "edges": [{"a": "a", "b": "b", "kind": "canal"}, {"a": "a", "b": "zz", "kind": "river"}],
+        "players": [{"role": "blue"}, {"role": "green", "score": 2}],
+        "panels": {"Empty": [], "Note": "hello", "Mixed": [1, "two", {"three": 3}]},
+    }
+    frames = [{"step": 0, "delta": FrameEncoder().encode(frame)}]
+    record = tmp_path / "odd"
+    record.mkdir()
+    lines = [header("odd", roles=["blue", "green"]), *frames]
+    (record / "frames.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    page = open_record(record)
+    assert count(page, "#map .hex") == 2 and count(page, ".edge-canal") == 1
+    assert "without numeric q and r" in page.text_content("#warnings")
+    assert page.text_content(".cell[data-i='0'] .label") == "0"
+    assert page.text_content(".cell[data-i='0'] .icon-t") == "3"
+    assert page.text_content("section.panel[data-title='Empty']") == "Emptynone"
+    page.hover(".cell[data-i='1']")
+    assert "tank" in page.text_content("#tip") and "blue: seen" in page.text_content("#tip")

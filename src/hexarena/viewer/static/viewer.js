@@ -47,9 +47,9 @@ function hexPoints(scale) {
 /** Full snapshots from the deltas: each step holds an array of cell objects (by cell index) and
  * the top-level keys. Unchanged cells are shared between steps, so drawing a step only touches
  * the cells whose object differs from the one on screen. */
-function decode(steps) {
+function decode(steps, warnings) {
   const ids = [], index = new Map(), snaps = [];
-  let cells = [], top = {};
+  let cells = [], top = {}, unplaced = 0;
   for (const step of steps) {
     const d = step.delta;
     cells = cells.slice();
@@ -57,13 +57,16 @@ function decode(steps) {
     for (const c of d.cells) {
       let i = index.get(c.id);
       if (i === undefined) { i = ids.length; ids.push(c.id); index.set(c.id, i); }
-      cells[i] = c;
+      const placed = Number.isFinite(c.q) && Number.isFinite(c.r);
+      if (!placed) unplaced += 1;
+      cells[i] = placed ? c : undefined;
     }
     top = Object.assign({}, top);
     for (const k of d.dropped || []) delete top[k];
     for (const k in d) if (k !== "cells" && k !== "removed" && k !== "dropped") top[k] = d[k];
     snaps.push({ cells, top, step });
   }
+  if (unplaced) warnings.push(`${unplaced} cell entries without numeric q and r were not drawn`);
   return { ids, index, snaps };
 }
 
@@ -657,6 +660,10 @@ function bindControls() {
     ...[...fogRoles].map((r) => h("option", { value: r, textContent: `fog: ${r}` })));
   document.getElementById("fog-wrap").hidden = fogRoles.size === 0;
   fog.onchange = () => setFog(fog.value);
+  // Give the keyboard back to the page after a click, so Space never presses a button twice.
+  for (const control of document.querySelectorAll("nav button, nav select")) {
+    control.addEventListener(control.tagName === "SELECT" ? "change" : "click", () => control.blur());
+  }
   document.addEventListener("keydown", onKey);
 }
 
@@ -675,7 +682,8 @@ function renderHeader() {
 function start(data) {
   View.data = data;
   View.vocab = vocabFor(data.game);
-  View.model = decode(data.steps);
+  data.warnings = data.warnings || [];
+  View.model = decode(data.steps, data.warnings);
   renderHeader();
   buildMap();
   bindMap();
