@@ -102,6 +102,19 @@ START_PIECES = ("A", "B")
 END_PIECES = ("X", "Y")
 
 
+_DISTANCES: dict[int, tuple[Course, list[int]]] = {}
+
+
+def finish_distances(course: Course) -> list[int]:
+    """:meth:`Course.distance_to_finish`, cached per course object (players ask every move)."""
+    hit = _DISTANCES.get(id(course))
+    if hit is None or hit[0] is not course:
+        if len(_DISTANCES) > 256:
+            _DISTANCES.clear()
+        hit = _DISTANCES[id(course)] = (course, course.distance_to_finish())
+    return hit[1]
+
+
 def _neighbor_table() -> tuple[tuple[int, ...], ...]:
     table = []
     for cell in range(N_CELLS):

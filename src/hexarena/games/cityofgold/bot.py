@@ -12,23 +12,12 @@ from hexarena.core.contract import GameState
 from hexarena.core.players import Player, Reply
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, PASS, PLAY, REMOVE, SHOP, SPECIAL, Phase
-from hexarena.games.cityofgold.board import COIN, NEIGHBORS, Course
+from hexarena.games.cityofgold.board import COIN, NEIGHBORS, finish_distances
 from hexarena.games.cityofgold.engine import ARRIVED, Game, buyable, legal_mask
 
-_DIST: dict[int, tuple[Course, list[int]]] = {}
 #: Cards worth removing first (weakest starters), then the rest by shop cost.
 _THIN_ORDER = (C.card_id("Sailor"), C.card_id("Traveler"), C.card_id("Explorer"))
 _SPECIAL_VALUE = {"Native": 2.6, "Cartographer": 1.8, "Scientist": 1.7, "Compass": 1.4, "Travel Log": 1.4}
-
-
-def distances(course: Course) -> list[int]:
-    """Cached hex distances to El Dorado."""
-    hit = _DIST.get(id(course))
-    if hit is None or hit[0] is not course:
-        if len(_DIST) > 256:
-            _DIST.clear()
-        hit = _DIST[id(course)] = (course, course.distance_to_finish())
-    return hit[1]
 
 
 def _step_cost(g: Game, cell: int, d: int) -> tuple[int, int, int, bool]:
@@ -95,7 +84,7 @@ def card_value(card: int, ahead: list[float]) -> float:
 def choose_action(g: Game) -> int:
     """The heuristic's flat action for the player to act."""
     mask = legal_mask(g)
-    dist = distances(g.course)
+    dist = finish_distances(g.course)
     hand = g.hand()
     phase = g.phase
     if phase == Phase.MOVEMENT:

@@ -30,7 +30,13 @@ from hexarena.games.cityofgold.actions import (
     Phase,
     action_kind,
 )
-from hexarena.games.cityofgold.board import DIRECTION_NAMES, NEIGHBORS, REQ_NAMES, TERRAIN_NAMES
+from hexarena.games.cityofgold.board import (
+    DIRECTION_NAMES,
+    NEIGHBORS,
+    REQ_NAMES,
+    TERRAIN_NAMES,
+    finish_distances,
+)
 from hexarena.games.cityofgold.engine import (
     ARRIVED,
     DRAW_PILE,
@@ -258,7 +264,10 @@ class CityOfGoldState(GameState):
     def _player_text(self, p: int, seat: int | None) -> str:
         g = self.game
         zones = g.zones[p]
-        where = ", ".join("home" if c == ARRIVED else f"({c // 48},{c % 48})" for c in g.pawns[p])
+        dist = finish_distances(g.course)
+        where = ", ".join(
+            "home" if c == ARRIVED else f"({c // 48},{c % 48}) {dist[c]} hexes to go" for c in g.pawns[p]
+        )
         head = f"P{p + 1} {ROLES[p]}: pawns {where}; blockades {sum(1 for h in g.blockade_holder if h == p)}"
         if seat is None or seat == p:
             private = f"hand [{zone_text(zones[HAND])}], draw pile [{zone_text(zones[DRAW_PILE])}]"
@@ -301,7 +310,9 @@ class CityOfGoldState(GameState):
         if gate >= 0 and g.blockade_holder[gate] < 0:
             return f"  (opens blockade {g.course.blockades[gate].name})"
         terrain = TERRAIN_NAMES[g.course.terrain[target]]
-        return f"  (to {terrain} {hex_code(g.course, target)} at ({target // 48},{target % 48}))"
+        away = finish_distances(g.course)[target]
+        where = f"({target // 48},{target % 48})"
+        return f"  (to {terrain} {hex_code(g.course, target)} at {where}, {away} hexes from El Dorado)"
 
     # -- RL hooks: the flat action space and a numeric observation ---------------------------
     def action_count(self) -> int:
