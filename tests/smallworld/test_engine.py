@@ -183,3 +183,23 @@ def test_the_spec_quick_start_loop_runs_to_the_end_and_replays():
     assert results["winner"] in range(3) and set(results["scores"]) == {0, 1, 2}
     replayed = SmallWorldGame.replay(config, game._state.action_log)
     assert replayed._state.to_json() == game._state.to_json()
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ("PICK_COMBO 0", "is a dict"),
+        ({"index": 0}, "unknown action type None"),
+        ({"type": "PICK_COMBO"}, "index must be an integer"),
+        ({"type": "PICK_COMBO", "index": True}, "index must be an integer"),
+        ({"type": "PICK_COMBO", "index": 9}, "out of range"),
+        ({"type": "PICK_COMBO", "index": 0, "bonus": 1}, "does not take bonus"),
+        ({"type": "CONQUER", "region_id": 3}, "not allowed in phase PICK_COMBO"),
+    ],
+)
+def test_bad_input_is_refused_with_a_message_naming_the_problem(action, message):
+    game = SmallWorldGame(GameConfig(3, 1))
+    before = game._state.to_json()
+    with pytest.raises(SmallWorldError, match=message):
+        game.submit_action(0, action)
+    assert game._state.to_json() == before
