@@ -228,6 +228,8 @@ def _linear_path(rng: Rng, travel: Sequence[Piece], start_rot: int) -> list[tupl
             slot = prev + SLOT_DIRS[d]
             if slot in used or any(n in used for n in _adjacent_slots(slot) if n != prev):
                 continue
+            if not _fits([*used, slot]):
+                continue
             if i == len(travel):
                 return [*path, (slot, d)]
             piece = travel[i]
@@ -239,6 +241,12 @@ def _linear_path(rng: Rng, travel: Sequence[Piece], start_rot: int) -> list[tupl
         return None
 
     return extend([], [Hex(0, 0)], exits, 0)
+
+
+def _fits(slots: list[Hex]) -> bool:
+    """Whether radius-3 pieces on these slots can still fit the grid (leaving a one-cell border)."""
+    qs, rs = [s.q for s in slots], [s.r for s in slots]
+    return max(qs) - min(qs) + 6 <= GRID - 3 and max(rs) - min(rs) + 6 <= GRID - 3
 
 
 def _tree_path(rng: Rng, travel: Sequence[Piece], start_rot: int) -> list[tuple[Hex, int]] | None:
