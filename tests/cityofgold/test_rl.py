@@ -191,3 +191,14 @@ def test_incremental_vec_observations_equal_fresh_ones(n_players):
         runner.step_sync()
         for i in range(n):
             assert envs.observations[i].tobytes() == observe(envs.games[i]).tobytes()
+
+
+def test_per_head_sampler_of_0_0_3_gives_legal_actions():
+    runner = vec.get_runner(3)(1)
+    runner.make_samplers(4, per_head=True)
+    envs = runner.get_envs()
+    envs.reset(4, 3, 2, Difficulty.EASY, 30, False)
+    for _ in range(300):
+        runner.sample_seq()
+        runner.step_seq()
+        assert not envs.invalid.any(), envs.errors

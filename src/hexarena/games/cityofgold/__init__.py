@@ -12,6 +12,15 @@ Layers, each usable on its own:
 
 from hexarena.games.cityofgold.board import Difficulty
 from hexarena.games.cityofgold.env import CityOfGoldEnv, cog_env
-from hexarena.games.cityofgold.vec import get_runner, get_vec_env, get_vec_sampler, vec
+from hexarena.games.cityofgold.vec import action_sampler, get_runner, get_vec_env, get_vec_sampler, vec
 
-__all__ = ["CityOfGoldEnv", "Difficulty", "cog_env", "get_runner", "get_vec_env", "get_vec_sampler", "vec"]
+__all__ = [
+    "CityOfGoldEnv",
+    "Difficulty",
+    "action_sampler",
+    "cog_env",
+    "get_runner",
+    "get_vec_env",
+    "get_vec_sampler",
+    "vec",
+]

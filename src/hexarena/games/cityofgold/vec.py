@@ -211,6 +211,25 @@ def _check_n(n: int) -> int:
     return n
 
 
+class action_sampler:
+    """0.0.3's random policy: each head uniform over its valid entries, independently.
+
+    With the precedence rule this is *not* uniform over the flat actions (``play`` wins most
+    often); hexarena's own samplers are uniform over legal flat actions.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def sample(self, mask: np.ndarray) -> np.ndarray:
+        """A five-head ``ACTION_DTYPE`` record for a five-head ``MASK_DTYPE`` record."""
+        out = np.zeros((), ACTION_DTYPE)
+        for h in HEADS:
+            valid = np.flatnonzero(mask[h])
+            out[h] = valid[self.rng.randbelow(len(valid))]
+        return out
+
+
 class CompatRunner:
     """The 0.0.3 ``vec`` runner: owns its envs and samplers; actions are five-head records."""
 
@@ -220,10 +239,13 @@ class CompatRunner:
         self.n_threads = n_threads or 1
         self.envs = VecEnv(self.n)
         self.samplers = VecSampler(0, self.n)
+        self.head_samplers: list[action_sampler] | None = None
         self.actions = np.zeros(self.n, ACTION_DTYPE)
 
-    def make_samplers(self, seed: int) -> None:
+    def make_samplers(self, seed: int, per_head: bool = False) -> None:
+        """Env ``i``'s sampler is seeded ``seed + i``; ``per_head`` picks 0.0.3's per-head sampling."""
         self.samplers = VecSampler(seed, self.n)
+        self.head_samplers = [action_sampler(seed + i) for i in range(self.n)] if per_head else None
 
     def get_envs(self) -> VecEnv:
         return self.envs
@@ -232,7 +254,11 @@ class CompatRunner:
         return self.actions
 
     def sample_seq(self) -> None:
-        """Sample flat actions uniformly, then write them in five-head form."""
+        """Sample flat actions uniformly (or per head), written in five-head form."""
+        if self.head_samplers is not None:
+            for i, sampler in enumerate(self.head_samplers):
+                self.actions[i] = sampler.sample(self.envs.selected_action_masks[i])
+            return
         flat = self.samplers.sample(self.envs.action_masks)
         for i, a in enumerate(flat):
             self.actions[i] = tuple(flat_to_heads(int(a)).values())
