@@ -17,7 +17,8 @@ const HEX_VOCAB = {
       empty: "#e9e4d8", none: "#e9e4d8", unknown: "#cfcfcf", lost: "#cfcfcf",
     },
     // s: shape (circle, square, tri, diamond, star), c: fill colour, t: text drawn on it,
-    // owned: coloured as the owner (the icon's own "name:role", else the cell's owner)
+    // owned: coloured as the owner (the icon's own "name:role", else the cell's owner);
+    // p: priority when a cell has more icons than fit (0 first; default 2, icons with an owner 1)
     icons: {
       mountain: { s: "tri", c: "#6d6259" }, hill: { s: "tri", c: "#a8935a" },
       forest: { s: "tri", c: "#2f6a2c" }, cave: { s: "circle", c: "#4b443e", t: "C" }, cavern: { s: "circle", c: "#4b443e", t: "C" },
@@ -28,7 +29,7 @@ const HEX_VOCAB = {
       dragon: { s: "diamond", c: "#c0392b", t: "D" }, hero: { s: "star", c: "#f1c40f" },
       lost_tribe: { s: "circle", c: "#9b7b4a", t: "t" }, seaside: { s: "circle", c: "#2f6fae", t: "~" },
       border: { s: "square", c: "#888", t: "b" }, decline: { s: "circle", c: "#777", t: "d" },
-      city: { s: "square", c: "#f6f1e3", t: "C" }, capital: { s: "star", c: "#f6d04d" },
+      city: { s: "square", c: "#f6f1e3", t: "C", p: 0 }, capital: { s: "star", c: "#f6d04d", p: 0 },
       unit: { s: "circle", c: "#555", t: "U", owned: true }, settler: { s: "circle", c: "#555", t: "S", owned: true },
       worker: { s: "circle", c: "#555", t: "W", owned: true }, warrior: { s: "circle", c: "#555", t: "w", owned: true },
       archer: { s: "circle", c: "#555", t: "a", owned: true }, scout: { s: "circle", c: "#555", t: "s", owned: true },
@@ -55,9 +56,31 @@ const HEX_VOCAB = {
       el_dorado: "#e8c547", mountain: "#6d6259", cave: "#6b625a" },
   },
   terranova: { title: "Terra Nova", ownerStyle: "border",
-    terrain: { coast: "#80b9de", ocean: "#255d94" },
+    terrain: { coast: "#80b9de", ocean: "#255d94", grassland_hill: "#6f9a48", plains_hill: "#a9a25f",
+      desert_hill: "#c8b271", tundra_hill: "#8d9785", snow_hill: "#cfd6dc" },
+    icons: Object.assign(
+      iconGroup("diamond", "#c45ab3", ["dyes", "ivory", "silver", "jewelry", "gems", "wine", "marble", "tobacco",
+        "whales", "olives", "truffles", "sugar", "citrus", "cotton", "salt", "gold", "incense", "coffee", "silk",
+        "perfume", "glass", "spices", "amber", "chocolate", "furs", "porcelain", "tea", "pearls", "jade", "lapis",
+        "obsidian", "coral", "copper"]),
+      iconGroup("diamond", "#6f7f8c", ["iron", "horses", "coal", "oil", "aluminium", "uranium", "rubber"]),
+      iconGroup("diamond", "#d9b84a", ["deer", "cow", "coconut", "wheat", "maize", "bison", "crabs", "sheep", "fish",
+        "hardwood", "banana", "stone"]),
+      iconGroup("square", "#a07a45", ["farm", "pasture", "mine", "fishing_boat", "plantation", "camp", "quarry",
+        "lumber_mill", "fort", "trading_post"], 3),
+      { forest: { s: "tri", c: "#2f6a2c", p: 4 }, jungle: { s: "tri", c: "#1f5a2a", p: 4 } },
+      iconGroup("circle", "#7a9a9a", ["marsh", "oasis", "floodplains", "ice"], 4),
+      { natural_wonder: { s: "star", c: "#e67e22", p: 2 }, road: { s: "square", c: "#8a6a3a", t: "r", p: 5 } },
+    ),
   },
 };
+
+/** Icons of one kind: the same shape and colour, each with its initials, drawn in priority ``p``. */
+function iconGroup(shape, colour, names, p = 2) {
+  const out = {};
+  for (const n of names) out[n] = { s: shape, c: colour, t: n.charAt(0).toUpperCase() + (n.charAt(1) || ""), p };
+  return out;
+}
 
 const ROLE_COLOURS = {
   red: "#d64541", blue: "#2e6fd8", green: "#2ea043", yellow: "#e0b000", white: "#f4f4f4", black: "#333333",

@@ -106,16 +106,21 @@ function roleColour(role) {
   }
   return View.roleColour.get(role);
 }
-/** An icon is "name", "name:role" or {name, owner, label}; icons marked ``owned`` in the
- * vocabulary (pawns, units) take the colour of their owner, else of the cell's owner. */
+/** An icon is "name", "name:role", "role:name" or {name, owner, label}; icons marked ``owned``
+ * in the vocabulary (pawns, units) take the colour of their owner, else of the cell's owner. */
 function iconSpec(icon, cellOwner) {
   let name = icon, owner = null, label = null;
   if (icon && typeof icon === "object") { name = icon.name; owner = icon.owner; label = icon.label; }
-  else if (typeof icon === "string" && icon.includes(":")) [name, owner] = icon.split(":", 2);
+  else if (typeof icon === "string" && icon.includes(":")) {
+    [name, owner] = icon.split(":", 2);
+    if (View.data.roles.includes(name) && !View.data.roles.includes(owner)) [name, owner] = [owner, name];
+  }
   const spec = lookup(View.vocab.icons, name) ||
     { s: "circle", c: `hsl(${hashHue(name)},45%,45%)`, t: String(name || "?").charAt(0).toUpperCase() };
+  const p = spec.p !== undefined ? spec.p : owner ? 1 : 2;
   owner = owner || (spec.owned ? cellOwner : null);
-  return { name: String(name), s: spec.s, c: owner ? roleColour(owner) : spec.c, t: label != null ? String(label) : spec.t };
+  const t = label != null ? String(label) : spec.t;
+  return { name: String(name), owner, p, s: spec.s, c: owner ? roleColour(owner) : spec.c, t };
 }
 function centre(c) {
   return View.cornerOffset === -30
@@ -154,10 +159,11 @@ function drawCell(i, c) {
     else if (style === "border") el("polygon", { class: "own tint", points: View.hexOuter, fill: owner }, g);
     else el("polygon", { class: "own ring", points: View.hexRing, stroke: owner }, g);
   }
-  const icons = Array.isArray(c.icons) ? c.icons : [];
-  const shown = icons.slice(0, 4), labelled = c.label != null && c.label !== "";
-  shown.forEach((icon, k) => {
-    const spec = iconSpec(icon, c.owner), [dx, dy, size] = iconSlot(k, shown.length, labelled);
+  const icons = (Array.isArray(c.icons) ? c.icons : []).map((x) => iconSpec(x, c.owner));
+  const shown = icons.length > 4 ? icons.slice().sort((a, b) => a.p - b.p).slice(0, 4) : icons;
+  const labelled = c.label != null && c.label !== "";
+  shown.forEach((spec, k) => {
+    const [dx, dy, size] = iconSlot(k, shown.length, labelled);
     const ig = el("g", { class: "icon", transform: `translate(${dx},${dy})` }, g);
     SHAPES[spec.s in SHAPES ? spec.s : "circle"](ig, size).setAttribute("fill", spec.c);
     if (spec.t) el("text", { class: "icon-t", "font-size": (size * (spec.t.length > 1 ? 1.1 : 1.4)).toFixed(1) }, ig).textContent = spec.t;
@@ -535,7 +541,9 @@ function showDetails(i) {
   row("owner", c.owner);
   row("region", c.region);
   row("label", c.label);
-  if (Array.isArray(c.icons) && c.icons.length) row("icons", c.icons.map((x) => iconSpec(x).name + (typeof x === "string" && x.includes(":") ? ` (${x.split(":")[1]})` : "")));
+  if (Array.isArray(c.icons) && c.icons.length) {
+    row("icons", c.icons.map((x) => iconSpec(x, null)).map((x) => x.name + (x.owner ? ` (${x.owner})` : "")));
+  }
   if (c.fog) row("fog", Object.entries(c.fog).map(([r, f]) => `${r}: ${["unseen", "seen", "visible"][f] || f}`));
   for (const [k, v] of Object.entries(c.info && typeof c.info === "object" ? c.info : {})) row(k, v);
   tip.replaceChildren(h("div", { className: "tip-head" }, `${c.id}`, h("span", { className: "qr" }, ` (${c.q}, ${c.r})`)), t);
