@@ -202,3 +202,26 @@ def test_per_head_sampler_of_0_0_3_gives_legal_actions():
         runner.sample_seq()
         runner.step_seq()
         assert not envs.invalid.any(), envs.errors
+
+
+def test_omniscient_view_trusted_path_and_max_steps_alias():
+    envs = get_vec_env(2)(validate=False, omniscient=True)
+    envs.reset(1, 4, 3, Difficulty.EASY, max_steps=7)
+    assert all(g.max_turns == 7 for g in envs.games)
+    assert (envs.observations["player_data"]["obs"]["hand"].sum(axis=2) == 4).all()
+    envs.step(np.array([PASS, PASS]))
+    assert not envs.invalid.any() and envs.games[0].phase == Phase.BUYING
+
+
+def test_blockades_in_the_observation():
+    g = new_game(3, n_players=4, n_pieces=3)
+    rec = observe(g)
+    rows = rec["shared"]["blockades"]
+    assert [tuple(r[:3]) for r in rows[: len(g.course.blockades)]] == [
+        (1, b.kind, b.amount) for b in g.course.blockades
+    ]
+    guard = rec["shared"]["blockade_map"].reshape(-1)
+    assert {int(guard[c]) for c, _, _ in g.course.gates} == {b + 1 for b in range(len(g.course.blockades))}
+    g.blockade_holder[0] = 2
+    row = observe(g)["shared"]["blockades"][0]
+    assert row[0] == 0 and row[3] == 3  # opened, held by the seat two after the player to act
