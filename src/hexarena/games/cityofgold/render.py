@@ -27,7 +27,8 @@ _REQ_LETTER = {1: "J", 2: "W", 3: "V", 4: "R", 5: "B"}
 LEGEND = (
     "Legend: J=jungle (machete), W=water (paddle), V=village (coin), R=rubble (discard cards), "
     "B=basecamp (remove cards); the digit is the amount. Lower-case = a blockade borders this hex. "
-    "^^ mountain, Ca cave, St start, $J/$W El Dorado (1 machete / 1 paddle), P1..P4 = pawns by seat."
+    "^^ mountain, Ca cave, St start, $J/$W El Dorado (1 machete / 1 paddle), P1..P4 = pawns by seat. "
+    "Directions: E/W along a row, NE/NW to the row above, SE/SW to the row below."
 )
 
 
