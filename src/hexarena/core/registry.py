@@ -23,6 +23,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "hex": "hexarena.games.hex:HexState",
     "cityofgold": "hexarena.games.cityofgold.state:CityOfGoldState",
     "smallworld": "hexarena.games.smallworld.adapter:SmallWorldState",
+    "terranova": "hexarena.games.terranova.adapter:TerraNovaState",
 }
 
 ENTRY_POINT_GROUP = "hexarena.games"

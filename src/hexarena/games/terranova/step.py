@@ -121,11 +121,12 @@ def no_action_tuple() -> tuple:
 
 
 def step_game(
-    state: GameState, actions: Actions, turn_cap: int
+    state: GameState, actions: Actions, turn_cap: int, auto_reset: bool = True
 ) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
     """The turn of ``state.player``; returns (state, executed actions, reward, done, winner).
 
-    A finished game is already reset in the returned state, so the winner comes separately.
+    With ``auto_reset`` a finished game is already restarted in the returned state (the batched
+    simulator); without it the final position stays (the game-contract adapter).
     """
     _trade, _policy, _tenet, tech_scores, (type_scores, target_scores), (citizen_scores, build_scores) = (
         actions
@@ -146,8 +147,9 @@ def step_game(
     done = (turn >= turn_cap) | (winner >= 0)
     key, sub = jax.random.split(state.key)
     state = state._replace(turn=turn, player=(p + 1) % N_PLAYERS, done=done, winner=winner, key=key)
-    fresh = new_game(state.layers, sub)
-    state = jax.tree_util.tree_map(lambda new, old: jnp.where(done, new, old), fresh, state)
+    if auto_reset:
+        fresh = new_game(state.layers, sub)
+        state = jax.tree_util.tree_map(lambda new, old: jnp.where(done, new, old), fresh, state)
     trade, policy, tenet = no_action_tuple()
     tech = jnp.stack([tech_pick, jnp.int32(-1)])
     executed = (trade, policy, tenet, tech, (ucat, utgt), (worked, built))

@@ -1,0 +1,154 @@
+"""Moves of the game-contract adapter: one player's full preference tuple, or a sparse form.
+
+The sparse form is a JSON object; every key is optional, and anything left out scores zero::
+
+    {"tech": ["writing", "pottery"],                      # ranked, names or indices
+     "units": {"0": {"category": "settle"},               # slot -> category (name or index)
+               "1": {"category": "move", "target": 1234}},  # and target tile (index or [row, col])
+     "build": {"0": ["worker", "monument"]},              # city slot -> ranked buildables
+     "work": {"0": [3, 7, 1]}}                            # city slot -> ranked work-area slots 0..35
+
+Ranked lists become descending scores, so the first item that is legal wins. A dense move is the
+spec's nested tuple (as nested lists) without the leading device and game axes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from hexarena.core.errors import IllegalMoveError
+from hexarena.core.frozen import thaw
+from hexarena.games.terranova.geometry import COLS, N_TILES, neighbors
+from hexarena.games.terranova.spaces import ACTION_SHAPES, N_CITIZENS, map_shapes
+from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
+from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
+
+SPARSE_KEYS = ("tech", "units", "build", "work")
+
+
+def buildable_names() -> tuple[str, ...]:
+    tb = load_tables()
+    return (*tb.building_names, *tb.unit_names[1:])
+
+
+def _index(value: Any, names: Sequence[str], size: int, what: str) -> int:
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size:
+        return value
+    raise IllegalMoveError(f"unknown {what} {value!r}")
+
+
+def _ranked(values: Any, names: Sequence[str], size: int, what: str) -> np.ndarray:
+    if not isinstance(values, (list, tuple)):
+        raise IllegalMoveError(f"{what} preferences must be a list, got {values!r}")
+    scores = np.zeros(size, np.float32)
+    for rank, v in enumerate(values):
+        scores[_index(v, names, size, what)] = len(values) - rank
+    return scores
+
+
+def _slot(key: Any, size: int, what: str) -> int:
+    try:
+        i = int(key)
+    except (TypeError, ValueError):
+        raise IllegalMoveError(f"{what} slot must be a number, got {key!r}") from None
+    if not 0 <= i < size:
+        raise IllegalMoveError(f"{what} slot {i} out of range 0..{size - 1}")
+    return i
+
+
+def _tile(value: Any) -> int:
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        row, col = (int(v) for v in value)
+        value = row * COLS + col
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < N_TILES:
+        return value
+    raise IllegalMoveError(f"target must be a tile index or [row, col], got {value!r}")
+
+
+def expand_sparse(move: Mapping[str, Any]) -> tuple:
+    """The dense preference tuple of a sparse move."""
+    tb = load_tables()
+    unknown = set(move) - set(SPARSE_KEYS)
+    if unknown:
+        raise IllegalMoveError(f"unknown keys {sorted(unknown)}; a sparse move uses {list(SPARSE_KEYS)}")
+    dense = map_shapes(lambda s: np.zeros(s, np.float32))
+    tech = dense[3]
+    if "tech" in move:
+        tech[:] = _ranked(move["tech"], tb.tech_names, tb.n_techs, "technology")
+    utype, utarget = dense[4]
+    for key, order in dict(move.get("units", {})).items():
+        slot = _slot(key, MAX_UNITS, "unit")
+        if not isinstance(order, Mapping):
+            raise IllegalMoveError(f"unit order must be an object, got {order!r}")
+        if "category" in order:
+            cat = _index(order["category"], tb.category_names, len(tb.category_names), "action category")
+            utype[slot, cat] = 1.0
+        if "target" in order:
+            utarget[slot, _tile(order["target"])] = 1.0
+    worked, build = dense[5]
+    names = buildable_names()
+    for key, order in dict(move.get("build", {})).items():
+        build[_slot(key, MAX_CITIES, "city")] = _ranked(order, names, N_BUILDABLES, "buildable")
+    for key, order in dict(move.get("work", {})).items():
+        ranked = _ranked(order, (), N_CITIZENS, "work-area slot")
+        worked[_slot(key, MAX_CITIES, "city")] = ranked[None, :]
+    return dense
+
+
+def _check_dense(move: Sequence[Any]) -> tuple:
+    def convert(x: Any, shapes: Any) -> Any:
+        if isinstance(shapes, tuple) and all(isinstance(d, int) for d in shapes):
+            arr = np.asarray(x, np.float32)
+            if arr.shape != shapes or not np.isfinite(arr).all():
+                raise IllegalMoveError(f"expected finite scores of shape {shapes}, got {arr.shape}")
+            return arr
+        if not isinstance(x, (list, tuple)) or len(x) != len(shapes):
+            raise IllegalMoveError("a dense move must follow the spec's nested action tuple")
+        return tuple(convert(a, s) for a, s in zip(x, shapes, strict=True))
+
+    return convert(move, ACTION_SHAPES)
+
+
+def to_dense(move: Any) -> tuple:
+    """Dense preference tuple of any accepted move (raises IllegalMoveError otherwise)."""
+    move = thaw(move)
+    if isinstance(move, Mapping):
+        return expand_sparse(move)
+    if isinstance(move, (list, tuple)):
+        return _check_dense(move)
+    raise IllegalMoveError(
+        f"a Terra Nova move is a sparse object or the dense tuple, got {type(move).__name__}"
+    )
+
+
+def menu(obs: Mapping[str, Any], me: int) -> tuple[dict[str, Any], ...]:
+    """A small menu of sparse moves for players that choose from a list (every move is legal:
+    the resolver falls back down the preferences). Built from the player's observation only."""
+    tb = load_tables()
+    moves: list[dict[str, Any]] = [{}]
+    known = np.asarray(obs["technologies"]) > 0
+    open_techs = np.flatnonzero(~known & np.all(~tb.tech_prereq | known, axis=1))
+    moves += [{"tech": [tb.tech_names[t]]} for t in open_techs[:6]]
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    rowcol = np.asarray(obs["units"]["unit_rowcol"])[me]
+    nb = neighbors()
+    for slot in np.flatnonzero(kinds > 0)[:6]:
+        tile = int(rowcol[slot, 0] * COLS + rowcol[slot, 1])
+        allowed = np.flatnonzero(tb.unit_categories[kinds[slot]])
+        for cat in allowed[:4]:
+            if tb.category_names[cat] in ("move", "combat"):
+                for t in nb[tile][nb[tile] >= 0][:3]:
+                    order = {"category": tb.category_names[cat], "target": int(t)}
+                    moves.append({"units": {str(slot): order}})
+            else:
+                moves.append({"units": {str(slot): {"category": tb.category_names[cat]}}})
+    cities = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[me] > 0)
+    for c in cities[:3]:
+        for item in ("worker", "warrior", "settler", "monument", "granary", "library"):
+            moves.append({"build": {str(c): [item]}})
+    return tuple(moves)
