@@ -288,7 +288,7 @@ def generate_course(
     caves: bool = False,
 ) -> Course:
     """A course, deterministic from ``seed`` and the settings (raises :class:`CourseError`)."""
-    level = _difficulty(difficulty)
+    level = parse_difficulty(difficulty)
     if layout not in ("linear", "tree"):
         raise CourseError(f"layout must be 'linear' or 'tree', got {layout!r}")
     pool = [p for p in PIECES.values() if p.cls in _CLASSES[level]]
@@ -327,7 +327,7 @@ def generate_course(
     raise CourseError(f"could not build a course with {n_pieces} pieces ({layout}, {level.name}): {last}")
 
 
-def _difficulty(value: Difficulty | int | str) -> Difficulty:
+def parse_difficulty(value: Difficulty | int | str) -> Difficulty:
     try:
         if isinstance(value, str):
             return Difficulty[value.upper()]

@@ -36,6 +36,7 @@ from hexarena.games.cityofgold.board import (
     REQ_NAMES,
     TERRAIN_NAMES,
     finish_distances,
+    parse_difficulty,
 )
 from hexarena.games.cityofgold.engine import (
     ARRIVED,
@@ -107,7 +108,7 @@ class CityOfGoldState(GameState):
         params = {
             "n_players": n_players,
             "n_pieces": n_pieces,
-            "difficulty": str(difficulty).lower(),
+            "difficulty": parse_difficulty(difficulty).name.lower(),
             "max_turns": max_turns,
             "layout": layout,
             "caves": bool(caves),
