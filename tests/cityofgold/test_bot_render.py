@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import hexarena
 from hexarena.core.players import RandomPlayer
@@ -55,3 +56,16 @@ def test_rgb_and_png_rendering_headless(tmp_path):
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 6
     save_png(g, tmp_path / "map.png")
     assert (tmp_path / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", [2, 3])
+def test_heuristic_wins_most_smaller_games(n_players):
+    wins = 0
+    for seed in range(100):
+        g = new_game(seed, n_players=n_players, n_pieces=3, difficulty="medium")
+        hero, rng = seed % n_players, Rng(seed)
+        while not g.done:
+            step(g, choose_action(g) if g.player == hero else rng.choice(legal_actions(g)))
+        wins += hero in g.winners
+    assert wins >= 90, wins

@@ -149,3 +149,13 @@ def test_courses_that_overflow_the_grid_are_refused_clearly(monkeypatch):
     monkeypatch.setattr(board, "_fits", lambda slots: True)
     with pytest.raises(CourseError, match=r"spans \d+ x \d+ hexes; max 46"):
         generate_course(0, 16, "hard", "linear")
+
+
+@pytest.mark.slow
+def test_invariants_in_full_length_four_player_random_games():
+    for seed in range(50):
+        g = new_game(seed, n_players=4, n_pieces=3, difficulty="easy", max_turns=1000)
+        rng = Rng(seed)
+        while not g.done:
+            step(g, rng.choice(legal_actions(g)))
+            check_invariants(g)
