@@ -3,6 +3,7 @@ builder's escaping, export, and the local server."""
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import urllib.error
@@ -98,12 +99,13 @@ def test_corrupt_result_json_is_a_warning(records, tmp_path):
 def test_page_inlines_everything_and_cannot_be_broken_out_of(records, tmp_path):
     out = export_html(records["rejected"], tmp_path / "sub" / "replay.html")
     html = out.read_text()
-    assert html.count("</script>") == 2  # the page's own two scripts; the reply's tag is escaped
+    assert html.count("</script>") == 2  # the page's own two scripts; the reply's tag is packed away
     assert "/*__" not in html and "http://" not in html.replace("http://www.w3.org/2000/svg", "")
-    start = html.index('type="application/json">') + len('type="application/json">')
-    data = json.loads(html[start : html.index("</script>", start)])
+    start = html.index('base64">') + len('base64">')
+    data = json.loads(gzip.decompress(base64.b64decode(html[start : html.index("</script>", start)])))
+    assert data == load_view_data(records["rejected"])
     assert any(REPLY_WITH_MARKUP in (e.get("raw") or "") for e in data["log"])
-    assert '<script id="hexarena-data" type="application/json"></script>' in page_html()
+    assert '<script id="hexarena-data" type="application/x-hexarena-gzip-base64"></script>' in page_html()
 
 
 def test_server_serves_page_and_fresh_data(tmp_path):
@@ -113,6 +115,10 @@ def test_server_serves_page_and_fresh_data(tmp_path):
         assert url.startswith("http://127.0.0.1:")
         page = urllib.request.urlopen(url).read().decode()
         assert "hexarena-data" in page
+        request = urllib.request.Request(url + "data.json", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request) as reply:
+            assert reply.headers["Content-Encoding"] == "gzip"
+            assert len(json.loads(gzip.decompress(reply.read()))["steps"]) == 3
         first = json.loads(urllib.request.urlopen(url + "data.json").read())
         assert len(first["steps"]) == 3
         write_synthetic(rec, steps=5)  # the match goes on: a reload shows the new steps

@@ -1,12 +1,13 @@
 """A small local server for the replay page (standard library only, bound to 127.0.0.1).
 
-``GET /`` is the page, ``GET /data.json`` the record read afresh on every request, so reloading
-the page shows the moves a running match has added since.
+``GET /`` is the page, ``GET /data.json`` the record, read again whenever one of its files has
+changed (so reloading the page shows the moves a running match has added since) and sent
+gzipped to browsers.
 """
 
 from __future__ import annotations
 
-import json
+import gzip
 import threading
 import webbrowser
 from http import HTTPStatus
@@ -14,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from hexarena.core.errors import RecordError
-from hexarena.viewer.page import page_html
+from hexarena.viewer.page import data_json, page_html
 from hexarena.viewer.record import find_frames, load_view_data
 
 
@@ -25,7 +26,20 @@ class ViewerServer(ThreadingHTTPServer):
 
     def __init__(self, record_dir: Path, port: int) -> None:
         self.record_dir = record_dir
+        self._cache: tuple[object, bytes] | None = None
+        self._lock = threading.Lock()
         super().__init__(("127.0.0.1", port), _Handler)
+
+    def data(self) -> bytes:
+        """The record's data as JSON, rebuilt only when a file of the record has changed."""
+        folder = self.record_dir if self.record_dir.is_dir() else self.record_dir.parent
+        key = sorted(
+            (p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir() if p.is_file()
+        )
+        with self._lock:
+            if self._cache is None or self._cache[0] != key:
+                self._cache = (key, data_json(load_view_data(self.record_dir)))
+            return self._cache[1]
 
     @property
     def url(self) -> str:
@@ -42,19 +56,22 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", page_html().encode())
         elif path == "/data.json":
             try:
-                body = json.dumps(load_view_data(self.server.record_dir), ensure_ascii=False).encode()
+                body = self.server.data()
             except RecordError as exc:
                 self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", str(exc).encode())
                 return
-            self._send(HTTPStatus.OK, "application/json", body)
+            zipped = "gzip" in self.headers.get("Accept-Encoding", "")
+            self._send(HTTPStatus.OK, "application/json", gzip.compress(body, 1) if zipped else body, zipped)
         elif path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, "image/x-icon", b"")
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found")
 
-    def _send(self, status: HTTPStatus, content_type: str, body: bytes) -> None:
+    def _send(self, status: HTTPStatus, content_type: str, body: bytes, zipped: bool = False) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        if zipped:
+            self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()

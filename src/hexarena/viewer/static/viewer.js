@@ -709,15 +709,21 @@ function fail(err) {
   console.error(err);
 }
 
-window.addEventListener("DOMContentLoaded", () => {
-  const inline = document.getElementById("hexarena-data");
-  try {
-    if (inline && inline.textContent.trim()) { start(JSON.parse(inline.textContent)); return; }
-  } catch (err) { fail(err); return; }
-  fetch("data.json").then((r) => {
-    if (!r.ok) return r.text().then((t) => { throw new Error(t || r.statusText); });
-    return r.json();
-  }).then(start).catch(fail);
-});
+/** The data inlined by an export: gzipped JSON in base64. */
+async function unpack(text) {
+  const bytes = Uint8Array.from(atob(text.trim()), (ch) => ch.charCodeAt(0));
+  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(json).text());
+}
+
+async function load() {
+  const inline = document.getElementById("hexarena-data").textContent;
+  if (inline.trim()) return unpack(inline);
+  const r = await fetch("data.json");
+  if (!r.ok) throw new Error((await r.text()) || r.statusText);
+  return r.json();
+}
+
+window.addEventListener("DOMContentLoaded", () => load().then(start).catch(fail));
 
 window.hexarenaViewer = { seek, play, pause, setFog, view: View };
