@@ -1,0 +1,77 @@
+"""Terra Nova speed: map generation, step compile time, seconds per player turn, memory per game.
+
+Run ``python -m benchmarks terranova`` (CPU unless JAX sees an accelerator). Compile times are
+measured with the persistent compilation cache switched off, so they are cold numbers.
+"""
+
+from __future__ import annotations
+
+import time
+
+import jax
+import numpy as np
+
+from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.simulator import build_simulator
+from hexarena.games.terranova.spaces import random_actions
+from hexarena.games.terranova.state import state_bytes
+
+BATCHES = (1, 8)
+STEPS = 60
+
+
+def _nbytes(tree: object) -> int:
+    return int(sum(np.asarray(x).nbytes for x in jax.tree_util.tree_leaves(tree)))
+
+
+def bench_mapgen(n: int = 10) -> float:
+    start = time.perf_counter()
+    for seed in range(n):
+        generate(seed)
+    return (time.perf_counter() - start) / n
+
+
+def bench_batch(batch: int) -> dict[str, float]:
+    maps = [generate(s) for s in range(batch)]
+    t0 = time.perf_counter()
+    sim = build_simulator(maps, "duplicate", jax.random.PRNGKey(0))
+    step, games, tracker, metrics, ids, obs, _mesh, _sh = sim
+    built = time.perf_counter() - t0
+    lead = games.turn.shape
+    actions = [random_actions(jax.random.PRNGKey(i), lead) for i in range(8)]
+    t0 = time.perf_counter()
+    compiled = step.lower(games, actions[0], tracker, metrics, ids).compile()
+    compile_s = time.perf_counter() - t0
+    out = compiled(games, actions[0], tracker, metrics, ids)
+    jax.block_until_ready(out)
+    games, tracker, metrics, ids = out[:4]
+    t0 = time.perf_counter()
+    for i in range(STEPS):
+        games, tracker, metrics, ids, obs, *_ = compiled(games, actions[i % 8], tracker, metrics, ids)
+    jax.block_until_ready(games)
+    per_step = (time.perf_counter() - t0) / STEPS
+    one = jax.tree_util.tree_map(lambda x: np.asarray(x)[0, 0], games)
+    return {
+        "build_simulator_s": built,
+        "compile_s": compile_s,
+        "s_per_step": per_step,
+        "s_per_player_turn_per_game": per_step / batch,
+        "player_turns_per_s": batch / per_step,
+        "state_bytes_per_game": state_bytes(one),
+        "tracker_bytes_per_game": _nbytes(tracker) // batch,
+        "obs_bytes_per_game": _nbytes(obs) // batch,
+        "action_bytes_per_game": _nbytes(actions[0]) // batch,
+    }
+
+
+def main() -> None:
+    jax.config.update("jax_enable_compilation_cache", False)
+    print(f"devices: {jax.devices()}")
+    print(f"map generation: {bench_mapgen():.3f} s per map")
+    for batch in BATCHES:
+        result = bench_batch(batch)
+        print(f"batch {batch}: " + ", ".join(f"{k} {v:.4g}" for k, v in result.items()), flush=True)
+
+
+if __name__ == "__main__":
+    main()
