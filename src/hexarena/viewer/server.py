@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import threading
 import webbrowser
+from contextlib import suppress
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -29,6 +30,10 @@ class ViewerServer(ThreadingHTTPServer):
         self._cache: tuple[object, bytes] | None = None
         self._lock = threading.Lock()
         super().__init__(("127.0.0.1", port), _Handler)
+
+    def warm_up(self) -> None:
+        with suppress(RecordError):  # reported to the page when it asks for the data
+            self.data()
 
     def data(self) -> bytes:
         """The record's data as JSON, rebuilt only when a file of the record has changed."""
@@ -91,6 +96,8 @@ def serve(record_dir: str | Path, port: int = 0, open_browser: bool = False) -> 
     find_frames(record)
     server = ViewerServer(record, port)
     threading.Thread(target=server.serve_forever, name="hexarena-viewer", daemon=True).start()
+    # Read the record now, while the user opens the URL (a 300-round record takes a second or two).
+    threading.Thread(target=server.warm_up, name="hexarena-viewer-warm-up", daemon=True).start()
     if open_browser:
         webbrowser.open(server.url)
     return server.url, server
