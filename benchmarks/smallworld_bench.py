@@ -20,20 +20,24 @@ from hexarena.games.smallworld.bot import play_vs_random
 
 
 def random_games(players: int, games: int, seed: int = 0) -> tuple[float, float]:
-    """(games per second, actions per second) of uniform random play."""
-    actions, start = 0, time.perf_counter()
+    """(games per CPU second, actions per CPU second) of uniform random play.
+
+    CPU time (``process_time``) rather than wall time, so that other work on a shared machine
+    does not distort the figures much.
+    """
+    actions, start = 0, time.process_time()
     for i in range(games):
         game = SmallWorldGame(GameConfig(players, seed + i))
         rnd = random.Random(seed + i)
         while not game.is_game_over():
             game.submit_action(game.get_current_player(), rnd.choice(game.get_legal_actions()))
             actions += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return games / elapsed, actions / elapsed
 
 
 def query_costs(positions: int = 2000, seed: int = 0) -> tuple[float, float]:
-    """Mean microseconds of get_legal_actions and of get_observation (acting player)."""
+    """Mean CPU microseconds of get_legal_actions and of get_observation (acting player)."""
     snaps: list[SmallWorldGame] = []
     i = 0
     while len(snaps) < positions:
@@ -43,14 +47,14 @@ def query_costs(positions: int = 2000, seed: int = 0) -> tuple[float, float]:
             snaps.append(game.clone())
             game.submit_action(game.get_current_player(), rnd.choice(game.get_legal_actions()))
         i += 1
-    start = time.perf_counter()
+    start = time.process_time()
     for g in snaps:
         g.get_legal_actions()
-    legal = (time.perf_counter() - start) / len(snaps) * 1e6
-    start = time.perf_counter()
+    legal = (time.process_time() - start) / len(snaps) * 1e6
+    start = time.process_time()
     for g in snaps:
         g.get_observation(g.get_current_player())
-    obs = (time.perf_counter() - start) / len(snaps) * 1e6
+    obs = (time.process_time() - start) / len(snaps) * 1e6
     return legal, obs
 
 
@@ -59,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="random games per player count")
     parser.add_argument("--bot-games", type=int, default=200, help="4-player games for the bot's win rate")
     args = parser.parse_args(argv if argv is not None else [])
-    print(f"{'players':>7} {'games/s':>9} {'actions/s':>10}")
+    print(f"{'players':>7} {'games/s':>9} {'actions/s':>10}   (per CPU second, one core)")
     for players in (2, 3, 4, 5):
         gps, aps = random_games(players, args.games)
         print(f"{players:>7} {gps:>9.1f} {aps:>10.0f}")

@@ -15,10 +15,13 @@ from typing import Any
 from hexarena.games.smallworld.abilities import get_race_ability
 from hexarena.games.smallworld.abilities.powers import diplomat_candidates, fortress_candidates
 from hexarena.games.smallworld.conquest import (
+    MAX_DIE,
     Attack,
     attack_for,
+    berserk_roll,
     conquer_refusal,
     final_refusal,
+    open_targets,
     sorcerer_refusal,
     target_refusal,
 )
@@ -329,21 +332,41 @@ _VALIDATORS = {
 
 
 # ------------------------------------------------------------------------ enumeration ---
-def _candidates(att: Attack) -> list[int]:
-    ids = range(len(att.gs.regions)) if att.reach is None else sorted(att.reach)
-    return [rid for rid in ids if rid not in att.held]
+def _conquerable(att: Attack, targets: dict[int, int]) -> list[int]:
+    roll = berserk_roll(att)
+    return [rid for rid, cost in targets.items() if max(1, cost - roll) <= att.hand]
+
+
+def _finals(att: Attack, targets: dict[int, int]) -> list[int]:
+    if att.hand < 1:
+        return []
+    return [rid for rid, cost in targets.items() if 1 <= cost - att.hand <= MAX_DIE]
 
 
 def get_conquerable_regions(gs: GameState, player_id: int, race: RaceName | None = None) -> list[int]:
     """Regions the pool (default: the active race) may CONQUER now with the tokens in hand."""
     att = attack_for(gs, player_id, race)
-    return [rid for rid in _candidates(att) if conquer_refusal(att, rid) is None]
+    return _conquerable(att, open_targets(att))
 
 
 def get_final_targets(gs: GameState, player_id: int, race: RaceName | None = None) -> list[int]:
     """Regions the pool (default: the active race) may try with a die-backed final attempt."""
     att = attack_for(gs, player_id, race)
-    return [rid for rid in _candidates(att) if final_refusal(att, rid) is None]
+    return _finals(att, open_targets(att))
+
+
+class _Scan:
+    """The attacking pool's open targets, computed at most once per enumeration."""
+
+    def __init__(self, gs: GameState, pid: int) -> None:
+        self.gs, self.pid = gs, pid
+        self._value: tuple[Attack, dict[int, int]] | None = None
+
+    def __call__(self) -> tuple[Attack, dict[int, int]]:
+        if self._value is None:
+            att = attack_for(self.gs, self.pid, conquest_pool(self.gs))
+            self._value = (att, open_targets(att))
+        return self._value
 
 
 def _spread(regions: list[int], total: int, minimum: int) -> dict[int, int]:
@@ -413,98 +436,91 @@ def get_legal_actions(gs: GameState, exhaustive: bool | None = None) -> list[dic
     if gs.phase is Phase.GAME_OVER:
         return []
     pid = gs.acting_player
+    scan = _Scan(gs, pid)
     out: list[dict[str, Any]] = []
     for atype in get_legal_action_types(gs):
-        out.extend(_ENUMERATORS[atype](gs, pid, exhaustive))
+        out.extend(_ENUMERATORS[atype](gs, pid, exhaustive, scan))
     return out
 
 
-def _e_pick(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_pick(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     coins = gs.players[pid].coins
     return [{"type": A.PICK_COMBO.value, "index": i} for i in range(len(gs.combo_row.visible)) if i <= coins]
 
 
 def _e_bare(atype: ActionType):
-    def enum(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+    def enum(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
         return [{"type": atype.value}]
 
     return enum
 
 
-def _e_conquer(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
-    regions = get_conquerable_regions(gs, pid, conquest_pool(gs))
-    return [{"type": A.CONQUER.value, "region_id": rid} for rid in regions]
+def _e_conquer(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
+    return [{"type": A.CONQUER.value, "region_id": rid} for rid in _conquerable(*scan())]
 
 
-def _e_final(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
-    return [
-        {"type": A.FINAL_CONQUEST.value, "region_id": rid}
-        for rid in get_final_targets(gs, pid, conquest_pool(gs))
-    ]
+def _e_final(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
+    return [{"type": A.FINAL_CONQUEST.value, "region_id": rid} for rid in _finals(*scan())]
 
 
-def _e_dragon(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
-    att = attack_for(gs, pid)
-    if att.hand < 1:
-        return []
-    return [
-        {"type": A.USE_DRAGON.value, "region_id": rid}
-        for rid in _candidates(att)
-        if target_refusal(att, rid) is None
-    ]
+def _e_dragon(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
+    att, targets = scan()
+    return [{"type": A.USE_DRAGON.value, "region_id": rid} for rid in targets] if att.hand >= 1 else []
 
 
-def _e_sorcerer(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
-    att = attack_for(gs, pid)
+def _e_sorcerer(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
+    att, targets = scan()
     return [
         {"type": A.USE_SORCERER.value, "region_id": rid}
-        for rid in _candidates(att)
+        for rid in targets
         if sorcerer_refusal(att, rid) is None
     ]
 
 
-def _e_abandon(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_abandon(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     active = gs.players[pid].active
     assert active is not None
     return [{"type": A.ABANDON.value, "region_ids": [rid]} for rid in gs.race_regions(active.race_name)]
 
 
-def _e_redeploy(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_redeploy(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     opts = _pool_options(redeploy_pools(gs, pid), 1, exhaustive)
     return [{"type": A.REDEPLOY.value, "placements": p} for p in opts]
 
 
-def _e_opponent_redeploy(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_opponent_redeploy(
+    gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan
+) -> list[dict[str, Any]]:
     opts = _pool_options(opponent_redeploy_pools(gs, pid), 0, exhaustive)
     return [
         {"type": A.OPPONENT_REDEPLOY.value, "placements": {k: v for k, v in p.items() if v}} for p in opts
     ]
 
 
-def _e_bivouacs(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_bivouacs(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     held = gs.player_active_regions(pid)
     opts = distributions(held, BIVOUACS, 0, exhaustive)
     return [{"type": A.PLACE_BIVOUACS.value, "placements": {k: v for k, v in p.items() if v}} for p in opts]
 
 
-def _e_fortress(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_fortress(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     return [
         {"type": A.PLACE_FORTRESS.value, "region_id": rid} for rid in [*fortress_candidates(gs, pid), None]
     ]
 
 
-def _e_heroes(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_heroes(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     held = gs.player_active_regions(pid)
     k = min(HEROES, len(held))
     return [{"type": A.PLACE_HEROES.value, "region_ids": list(c)} for c in combinations(held, k)]
 
 
-def _e_diplomat(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_diplomat(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     targets: list[int | None] = [*diplomat_candidates(gs, pid), None]
     return [{"type": A.CHOOSE_DIPLOMAT_ALLY.value, "target_player": t} for t in targets]
 
 
-def _e_stout(gs: GameState, pid: int, exhaustive: bool | None) -> list[dict[str, Any]]:
+def _e_stout(gs: GameState, pid: int, exhaustive: bool | None, scan: _Scan) -> list[dict[str, Any]]:
     return [{"type": A.STOUT_DECLINE.value, "decline": d} for d in (True, False)]
 
 

@@ -31,6 +31,7 @@ class Attack:
     held: set[int]
     reach: set[int] | None  # None: any region (Flying); otherwise the reachable regions
     hand: int
+    sea_ok: bool
 
 
 def attack_for(gs: GameState, pid: int, race: RaceName | None = None) -> Attack:
@@ -60,7 +61,8 @@ def attack_for(gs: GameState, pid: int, race: RaceName | None = None) -> Attack:
         for rid in held:
             reach |= gs.map.adjacency[rid]
         reach |= race_ab.get_extra_adjacency(gs, held) | power_ab.get_extra_adjacency(gs, held)
-    return Attack(gs, pid, race, race_ab, power_ab, held, reach, found[1].tokens_in_hand)
+    sea_ok = race_ab.can_conquer_sea() or power_ab.can_conquer_sea()
+    return Attack(gs, pid, race, race_ab, power_ab, held, reach, found[1].tokens_in_hand, sea_ok)
 
 
 def compute_base_conquest_cost(region_id: int, gs: GameState) -> int:
@@ -101,11 +103,16 @@ def target_refusal(att: Attack, region_id: int) -> str | None:
     gs = att.gs
     if not isinstance(region_id, int) or isinstance(region_id, bool) or not 0 <= region_id < len(gs.regions):
         return f"region {region_id!r} does not exist (regions are 0..{len(gs.regions) - 1})"
+    return _refusal(att, region_id)
+
+
+def _refusal(att: Attack, region_id: int) -> str | None:
+    gs = att.gs
     st = gs.regions[region_id]
     region = gs.map.regions[region_id]
     if st.race == att.race:
         return f"region {region_id} is already held by your {att.race.value}"
-    if region.is_water and not (att.race_ab.can_conquer_sea() or att.power_ab.can_conquer_sea()):
+    if region.is_water and not att.sea_ok:
         return f"region {region_id} is a {region.terrain.value.lower()}; only Seafaring may conquer water"
     if is_immune(gs, region_id):
         return f"region {region_id} is immune (Hero, Dragon or Hole-in-the-Ground)"
@@ -121,6 +128,12 @@ def target_refusal(att: Attack, region_id: int) -> str | None:
     ):
         return f"your {att.race.value} may not attack region {region_id}"
     return None
+
+
+def open_targets(att: Attack) -> dict[int, int]:
+    """Every region the pool may attack now (tokens aside), with its cost before any die roll."""
+    ids = range(len(att.gs.regions)) if att.reach is None else sorted(att.reach)
+    return {rid: _cost(att, rid) for rid in ids if rid not in att.held and _refusal(att, rid) is None}
 
 
 def _protected(gs: GameState, defender: int, race: RaceName | None, attacker: int) -> bool:

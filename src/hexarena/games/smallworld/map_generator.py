@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import cache
 
 from hexarena.core.hexgrid import Hex, oddr_to_axial
 from hexarena.games.smallworld.enums import Feature, Terrain
@@ -63,15 +64,13 @@ def generate_map(num_players: int, rng: SeededRNG) -> MapGraph:
     raise MapGenerationError(f"no valid {num_players}-player map in {MAX_ATTEMPTS} attempts")
 
 
-def _grid_neighbors(cells: set[tuple[int, int]], cell: tuple[int, int]) -> list[tuple[int, int]]:
-    """Grid neighbours of ``cell`` in odd-r offset coordinates (whether present or not)."""
-    col, row = cell
-    h = oddr_to_axial(col, row)
+@cache
+def _grid_neighbors(cell: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """The six grid neighbours of ``cell`` in odd-r offset coordinates (present or not)."""
     out = []
-    for nb in h.neighbors():
-        c = nb.q + (nb.r - (nb.r & 1)) // 2
-        out.append((c, nb.r))
-    return out
+    for nb in oddr_to_axial(*cell).neighbors():
+        out.append((nb.q + (nb.r - (nb.r & 1)) // 2, nb.r))
+    return tuple(out)
 
 
 def _attempt(size: MapSize, feature_max: int, rng: SeededRNG) -> MapGraph | None:
@@ -105,7 +104,7 @@ def _attempt(size: MapSize, feature_max: int, rng: SeededRNG) -> MapGraph | None
     index = {c: i for i, c in enumerate(order)}
     regions, edges = [], set()
     for c in order:
-        nbs = [n for n in _grid_neighbors(cells, c) if n in cells]
+        nbs = [n for n in _grid_neighbors(c) if n in cells]
         edges.update((min(index[c], index[n]), max(index[c], index[n])) for n in nbs)
         feats: set[Feature] = set()
         if c in symbols:
@@ -122,7 +121,7 @@ def _attempt(size: MapSize, feature_max: int, rng: SeededRNG) -> MapGraph | None
 
 
 def _on_edge(cells: set[tuple[int, int]], cell: tuple[int, int]) -> bool:
-    return any(n not in cells for n in _grid_neighbors(cells, cell))
+    return any(n not in cells for n in _grid_neighbors(cell))
 
 
 def _weighted(rng: SeededRNG, names: list[Terrain], weights: list[float]) -> Terrain:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from hexarena.games.smallworld.actions import conquest_pool, get_legal_actions
-from hexarena.games.smallworld.conquest import attack_for, effective_cost, target_refusal
+from hexarena.games.smallworld.conquest import attack_for, berserk_roll, open_targets
 from hexarena.games.smallworld.enums import Phase
 from hexarena.games.smallworld.state import GameState, PlayerState
 
@@ -47,8 +47,8 @@ def conquest_costs(gs: GameState) -> dict[int, int]:
     if gs.phase not in (Phase.CONQUEST, Phase.GHOUL_CONQUEST, Phase.FINAL_CONQUEST):
         return {}
     att = attack_for(gs, gs.current_player, conquest_pool(gs))
-    ids = range(len(gs.regions)) if att.reach is None else sorted(att.reach)
-    return {rid: effective_cost(att, rid) for rid in ids if target_refusal(att, rid) is None}
+    roll = berserk_roll(att)
+    return {rid: max(1, cost - roll) for rid, cost in open_targets(att).items()}
 
 
 def build_observation(gs: GameState, player_id: int) -> dict[str, Any]:
