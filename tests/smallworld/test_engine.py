@@ -203,3 +203,9 @@ def test_bad_input_is_refused_with_a_message_naming_the_problem(action, message)
     with pytest.raises(SmallWorldError, match=message):
         game.submit_action(0, action)
     assert game._state.to_json() == before
+
+
+def test_spec_fixtures_start_a_three_player_game_at_the_combo_row(game, game_state):
+    assert game_state is game._state and game.get_phase() is Phase.PICK_COMBO
+    assert [p.coins for p in game_state.players] == [STARTING_COINS] * 3
+    assert len(game_state.combo_row.visible) == 6 and game_state.config.max_turns == 10
