@@ -72,6 +72,7 @@ def open_record(page: Page) -> Iterator[Callable[[Path], Page]]:
         return page
 
     yield _open
+    page.close()  # before the servers go: a page following a running match would log failed requests
     for server in servers:
         server.shutdown()
         server.server_close()

@@ -235,3 +235,17 @@ def test_odd_frames_are_drawn_without_errors(open_record, tmp_path):
     assert page.text_content("section.panel[data-title='Empty']") == "Emptynone"
     page.hover(".cell[data-i='1']")
     assert "tank" in page.text_content("#tip") and "blue: seen" in page.text_content("#tip")
+
+
+def test_a_running_match_is_followed(open_record, tmp_path):
+    record = write_synthetic(tmp_path / "live", steps=3)  # no result.json: still running
+    page = open_record(record)
+    page.keyboard.press("End")
+    assert page.text_content("#status").startswith("Step 2 / 2")
+    write_synthetic(record, steps=6)  # two more seconds of play
+    page.wait_for_function("document.body.dataset.step === '5'", timeout=10_000)
+    assert page.text_content("#status").startswith("Step 5 / 5") and count(page, ".entry") == 5
+    page.keyboard.press("Home")
+    write_synthetic(record, steps=8)
+    page.wait_for_function("document.getElementById('slider').max === '7'", timeout=10_000)
+    assert step_of(page) == 0  # a viewer looking back is left where it is

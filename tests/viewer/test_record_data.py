@@ -119,6 +119,10 @@ def test_server_serves_page_and_fresh_data(tmp_path):
         with urllib.request.urlopen(request) as reply:
             assert reply.headers["Content-Encoding"] == "gzip"
             assert len(json.loads(gzip.decompress(reply.read()))["steps"]) == 3
+            etag = reply.headers["ETag"]
+        with pytest.raises(urllib.error.HTTPError) as err:  # unchanged: 304, no body
+            urllib.request.urlopen(urllib.request.Request(url + "data.json", headers={"If-None-Match": etag}))
+        assert err.value.code == 304
         first = json.loads(urllib.request.urlopen(url + "data.json").read())
         assert len(first["steps"]) == 3
         write_synthetic(rec, steps=5)  # the match goes on: a reload shows the new steps

@@ -1,13 +1,14 @@
 """A small local server for the replay page (standard library only, bound to 127.0.0.1).
 
 ``GET /`` is the page, ``GET /data.json`` the record, read again whenever one of its files has
-changed (so reloading the page shows the moves a running match has added since) and sent
-gzipped to browsers.
+changed and sent gzipped to browsers. While a record has no result yet (the match is running),
+the page asks again every two seconds with the last ETag and follows the new moves.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import threading
 import webbrowser
 from contextlib import suppress
@@ -27,7 +28,7 @@ class ViewerServer(ThreadingHTTPServer):
 
     def __init__(self, record_dir: Path, port: int) -> None:
         self.record_dir = record_dir
-        self._cache: tuple[object, bytes] | None = None
+        self._cache: tuple[object, str, bytes] | None = None
         self._lock = threading.Lock()
         super().__init__(("127.0.0.1", port), _Handler)
 
@@ -35,16 +36,17 @@ class ViewerServer(ThreadingHTTPServer):
         with suppress(RecordError):  # reported to the page when it asks for the data
             self.data()
 
-    def data(self) -> bytes:
-        """The record's data as JSON, rebuilt only when a file of the record has changed."""
+    def data(self) -> tuple[str, bytes]:
+        """The record's data as JSON and its ETag, rebuilt only when a file of the record changed."""
         folder = self.record_dir if self.record_dir.is_dir() else self.record_dir.parent
         key = sorted(
             (p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir() if p.is_file()
         )
         with self._lock:
             if self._cache is None or self._cache[0] != key:
-                self._cache = (key, data_json(load_view_data(self.record_dir)))
-            return self._cache[1]
+                etag = '"' + hashlib.sha1(repr(key).encode()).hexdigest()[:16] + '"'
+                self._cache = (key, etag, data_json(load_view_data(self.record_dir)))
+            return self._cache[1], self._cache[2]
 
     @property
     def url(self) -> str:
@@ -61,20 +63,33 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", page_html().encode())
         elif path == "/data.json":
             try:
-                body = self.server.data()
+                etag, body = self.server.data()
             except RecordError as exc:
                 self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", str(exc).encode())
                 return
+            if self.headers.get("If-None-Match") == etag:
+                self._send(HTTPStatus.NOT_MODIFIED, "application/json", b"", etag=etag)
+                return
             zipped = "gzip" in self.headers.get("Accept-Encoding", "")
-            self._send(HTTPStatus.OK, "application/json", gzip.compress(body, 1) if zipped else body, zipped)
+            body = gzip.compress(body, 1) if zipped else body
+            self._send(HTTPStatus.OK, "application/json", body, etag=etag, zipped=zipped)
         elif path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, "image/x-icon", b"")
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found")
 
-    def _send(self, status: HTTPStatus, content_type: str, body: bytes, zipped: bool = False) -> None:
+    def _send(
+        self,
+        status: HTTPStatus,
+        content_type: str,
+        body: bytes,
+        etag: str | None = None,
+        zipped: bool = False,
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        if etag:
+            self.send_header("ETag", etag)
         if zipped:
             self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))

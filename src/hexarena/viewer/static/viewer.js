@@ -649,30 +649,45 @@ function bindMap() {
 }
 
 function bindControls() {
-  const last = View.model.snaps.length - 1, slider = document.getElementById("slider");
-  slider.max = String(last);
+  const slider = document.getElementById("slider");
   slider.addEventListener("input", () => seek(Number(slider.value)));
   document.getElementById("btn-first").onclick = () => seek(0);
   document.getElementById("btn-prev").onclick = () => seek(View.step - 1);
   document.getElementById("btn-next").onclick = () => seek(View.step + 1);
-  document.getElementById("btn-last").onclick = () => seek(last);
+  document.getElementById("btn-last").onclick = () => seek(View.model.snaps.length - 1);
   document.getElementById("btn-play").onclick = () => (View.timer ? pause() : play());
   const speed = document.getElementById("speed");
   speed.replaceChildren(...SPEEDS.map((v) => h("option", { value: String(v), textContent: `${v} steps/s` })));
   speed.value = String(View.speed);
   speed.onchange = () => setSpeed(Number(speed.value));
-  const fogRoles = new Set();
-  for (const st of View.data.steps) for (const c of st.delta.cells) if (c.fog) for (const r in c.fog) fogRoles.add(r);
   const fog = document.getElementById("fog");
-  fog.replaceChildren(h("option", { value: "", textContent: "fog: off (all visible)" }),
-    ...[...fogRoles].map((r) => h("option", { value: r, textContent: `fog: ${r}` })));
-  document.getElementById("fog-wrap").hidden = fogRoles.size === 0;
   fog.onchange = () => setFog(fog.value);
   // Give the keyboard back to the page after a click, so Space never presses a button twice.
   for (const control of document.querySelectorAll("nav button, nav select")) {
     control.addEventListener(control.tagName === "SELECT" ? "change" : "click", () => control.blur());
   }
   document.addEventListener("keydown", onKey);
+}
+
+/** The fog-of-war choices: off, and every role that some cell has fog for. */
+function buildFogOptions() {
+  const roles = new Set();
+  for (const st of View.data.steps) for (const c of st.delta.cells) if (c.fog) for (const r in c.fog) roles.add(r);
+  const fog = document.getElementById("fog");
+  fog.replaceChildren(h("option", { value: "", textContent: "fog: off (all visible)" }),
+    ...[...roles].map((r) => h("option", { value: r, textContent: `fog: ${r}` })));
+  fog.value = roles.has(View.fogRole) ? View.fogRole : "";
+  View.fogRole = fog.value;
+  document.getElementById("fog-wrap").hidden = roles.size === 0;
+}
+
+/** Everything that depends on the record as a whole (the map's cells aside). */
+function buildRecordViews() {
+  renderHeader();
+  document.getElementById("slider").max = String(View.model.snaps.length - 1);
+  buildFogOptions();
+  buildChart();
+  buildLog();
 }
 
 function renderHeader() {
@@ -692,14 +707,37 @@ function start(data) {
   View.vocab = vocabFor(data.game);
   data.warnings = data.warnings || [];
   View.model = decode(data.steps, data.warnings);
-  renderHeader();
   buildMap();
   bindMap();
   bindControls();
-  buildChart();
-  buildLog();
+  buildRecordViews();
   render(0);
   document.body.dataset.ready = "1";
+}
+
+/** A newer version of the record (a running match): keep the view, follow the last step if on it. */
+function refresh(data) {
+  const following = View.step === View.model.snaps.length - 1, cells = View.model.ids.length;
+  data.warnings = data.warnings || [];
+  View.data = data;
+  View.model = decode(data.steps, data.warnings);
+  if (View.model.ids.length !== cells) buildMap();
+  View.shown = [];
+  View.edgesRef = View.playersRef = View.panelsRef = null;
+  buildRecordViews();
+  render(following ? View.model.snaps.length - 1 : Math.min(View.step, View.model.snaps.length - 1));
+}
+
+/** While the served record has no result (the match is running), ask for news every two seconds;
+ * the server answers 304 while nothing changed. */
+async function follow(etag) {
+  while (!View.data.result && !View.stopFollowing) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const r = await fetch("data.json", { cache: "no-store", headers: etag ? { "If-None-Match": etag } : {} });
+    if (r.status !== 200) continue; // 304: unchanged; an error: the record is being written
+    etag = r.headers.get("ETag");
+    refresh(await r.json());
+  }
 }
 
 function fail(err) {
@@ -716,14 +754,15 @@ async function unpack(text) {
   return JSON.parse(await new Response(json).text());
 }
 
-async function load() {
+async function main() {
   const inline = document.getElementById("hexarena-data").textContent;
-  if (inline.trim()) return unpack(inline);
-  const r = await fetch("data.json");
+  if (inline.trim()) { start(await unpack(inline)); return; }
+  const r = await fetch("data.json", { cache: "no-store" });
   if (!r.ok) throw new Error((await r.text()) || r.statusText);
-  return r.json();
+  start(await r.json());
+  follow(r.headers.get("ETag")).catch(() => {}); // the server went away: nothing more to show
 }
 
-window.addEventListener("DOMContentLoaded", () => load().then(start).catch(fail));
+window.addEventListener("DOMContentLoaded", () => main().catch(fail));
 
-window.hexarenaViewer = { seek, play, pause, setFog, view: View };
+window.hexarenaViewer = { seek, play, pause, setFog, view: View, stopFollowing: () => { View.stopFollowing = true; } };
