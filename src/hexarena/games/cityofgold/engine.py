@@ -32,6 +32,7 @@ truncation (all rewards 0).
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from hexarena.core.errors import IllegalMoveError
@@ -313,8 +314,10 @@ def legal_mask(g: Game) -> list[bool]:
         for k in range(C.N_CARDS):
             if hand[k]:
                 mask[PLAY + k] = mask[DISCARD + k] = True
+        reserve_open = sum(g.market) < C.MARKET_SLOTS
         for s in range(C.N_SHOP):
-            mask[SHOP + s] = buyable(g, s) and 2 * C.COST[C.SHOP_CARDS[s]] <= money
+            if g.shop[s] and (g.market[s] or reserve_open):
+                mask[SHOP + s] = 2 * C.COST[C.SHOP_CARDS[s]] <= money
         mask[PASS] = True
     elif phase == Phase.TRANSMIT:
         for s in range(C.N_SHOP):
@@ -343,7 +346,7 @@ def _mask_moves(g: Game, mask: list[bool], free: bool) -> None:
 
 
 def legal_actions(g: Game) -> list[int]:
-    return [a for a, ok in enumerate(legal_mask(g)) if ok]
+    return list(compress(range(N_ACTIONS), legal_mask(g)))
 
 
 def buyable(g: Game, s: int) -> bool:
