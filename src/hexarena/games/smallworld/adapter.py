@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
 from hexarena.core.errors import IllegalMoveError, MoveParseError
 from hexarena.core.frozen import FrozenMap, canonical_json, freeze, thaw
+from hexarena.games.smallworld import encoding
 from hexarena.games.smallworld.engine import SmallWorldGame
 from hexarena.games.smallworld.errors import SmallWorldError
 from hexarena.games.smallworld.state import GameConfig
@@ -192,6 +193,25 @@ class SmallWorldState(GameState):
         if action is not None:
             return as_move(action)
         return super().parse_move(text)
+
+    # -- reinforcement learning hooks (see encoding.py) ---------------------------------------
+    def action_count(self) -> int:
+        return encoding.ACTION_COUNT
+
+    def action_to_move(self, action: int) -> Move:
+        try:
+            return as_move(encoding.action_to_move(int(action), thaw(self.legal_moves())))
+        except (IndexError, KeyError) as exc:
+            raise IllegalMoveError(str(exc)) from exc
+
+    def move_to_action(self, move: Move) -> int:
+        return encoding.move_to_action(thaw(move), thaw(self.legal_moves()))
+
+    def observation_array(self, role: str) -> Any:
+        env = self.environment
+        if isinstance(env, SmallWorldView):
+            return encoding.observation_array(thaw(env.observation))
+        return encoding.observation_array(env.observation(ROLE_NAMES.index(role)))
 
     def environment_to_json(self) -> Any:
         return self.environment.to_json()
