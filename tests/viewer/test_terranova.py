@@ -48,6 +48,8 @@ def test_recorded_map_is_drawn_with_rivers_units_and_fog(open_record, start_reco
     page.select_option("#fog", "red")
     unseen = sum(1 for c in frame["cells"] if c["fog"]["red"] == 0)
     assert page.locator(".fog.unseen").count() == unseen > 0
+    layers = page.eval_on_selector("#map-root", "root => [...root.children].map((layer) => layer.id)")
+    assert layers.index("fog-layer") > layers.index("edges")  # rivers in the dark stay hidden
     page.screenshot(path=str(tmp_path / "terranova.png"))
 
 

@@ -147,7 +147,7 @@ const SHAPES = {
 function drawCell(i, c) {
   const g = View.groups[i];
   g.replaceChildren();
-  if (!c) { g.style.display = "none"; return; }
+  if (!c) { g.style.display = "none"; drawFog(i, c, null); return; }
   g.style.display = "";
   const [x, y] = centre(c);
   g.setAttribute("transform", `translate(${x.toFixed(2)},${y.toFixed(2)})`);
@@ -173,9 +173,18 @@ function drawCell(i, c) {
     const t = el("text", { class: "label", y: icons.length ? 9 : 0 }, g);
     t.textContent = String(c.label);
   }
-  if (View.fogRole && c.fog && c.fog[View.fogRole] !== undefined && c.fog[View.fogRole] < 2) {
-    el("polygon", { class: c.fog[View.fogRole] === 0 ? "fog unseen" : "fog seen", points: View.hexOuter }, g);
-  }
+  drawFog(i, c, g.getAttribute("transform"));
+}
+
+/** The fog over cell i for the chosen role, in a layer above rivers and borders so that they hide
+ * too: dark where the role has never looked, dimmed where it saw the cell once. */
+function drawFog(i, c, transform) {
+  const f = View.fogRole && c && c.fog ? c.fog[View.fogRole] : undefined;
+  let node = View.fogNodes[i];
+  if (f === undefined || f >= 2) { if (node) node.remove(); View.fogNodes[i] = undefined; return; }
+  if (!node) node = View.fogNodes[i] = el("polygon", { points: View.hexOuter }, View.layers.fog);
+  node.setAttribute("class", f === 0 ? "fog unseen" : "fog seen");
+  node.setAttribute("transform", transform);
 }
 
 /** Where icon ``k`` of ``n`` sits in its hex: one or two in a row, three or four in a square;
@@ -263,11 +272,12 @@ function buildMap() {
   View.hexStone = hexPoints(0.8);
   svg.replaceChildren();
   const root = el("g", { id: "map-root" }, svg);
-  View.layers = {
+  View.layers = { // bottom to top
     cells: el("g", { id: "cells" }, root), borders: el("g", { id: "borders" }, root),
-    regions: el("path", { id: "regions" }, root),
-    edges: el("g", { id: "edges" }, root), hover: el("path", { id: "hover" }, root),
+    regions: el("path", { id: "regions" }, root), edges: el("g", { id: "edges" }, root),
+    fog: el("g", { id: "fog-layer" }, root), hover: el("path", { id: "hover" }, root),
   };
+  View.fogNodes = [];
   View.groups = View.model.ids.map((id, i) => el("g", { class: "cell", "data-i": i }, View.layers.cells));
   // The view box covers every cell that appears in any step.
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -590,6 +600,7 @@ function cycleFog() {
 }
 function setFog(role) {
   View.fogRole = role;
+  document.getElementById("fog").value = role;
   View.refog = true;
   render(View.step);
 }
