@@ -18,6 +18,8 @@ from typing import Any
 from hexarena.viewer.record import load_view_data
 
 _STATIC = files("hexarena.viewer") / "static"
+#: The page's script, in order: the vocabulary, then the viewer's four parts.
+SCRIPTS = ("palette.js", "model.js", "map.js", "panels.js", "app.js")
 
 
 def _asset(name: str) -> str:
@@ -41,7 +43,7 @@ def page_html(data: dict[str, Any] | None = None) -> str:
     html = _asset("viewer.html")
     for marker, text in (
         ("/*__CSS__*/", _asset("viewer.css")),
-        ("/*__JS__*/", _asset("palette.js") + "\n" + _asset("viewer.js")),
+        ("/*__JS__*/", "\n".join(_asset(name) for name in SCRIPTS)),
         ("/*__DATA__*/", inline),
     ):
         html = html.replace(marker, text, 1)
