@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from cog_helpers import place_for, set_hand
 
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, PASS, PLAY, REMOVE, SHOP, SPECIAL, Phase
@@ -35,6 +34,8 @@ from hexarena.games.cityofgold.engine import (
     new_game,
     step,
 )
+
+from .cog_helpers import place_for, set_hand
 
 
 def cid(name: str) -> int:

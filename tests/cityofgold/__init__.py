@@ -1,0 +1,1 @@
+"""City of Gold tests."""
