@@ -71,10 +71,15 @@ function decode(steps, warnings) {
   return { ids, index, snaps };
 }
 
+/** The viewer's whole state. */
 const View = {
-  data: null, model: null, vocab: null, step: 0, shown: [], groups: [], fogRole: "", timer: null,
-  speed: 4, cornerOffset: -30, nbr: null, regionsKey: null, edgesRef: null, playersRef: null,
-  panelsRef: null, viewBox: null, roleColour: new Map(),
+  data: null, model: null, vocab: null, // the record (from Python), its decoded steps, its palette
+  step: 0, cur: null, timer: null, speed: 4, fogRole: "", // what is shown, playing, the fog view
+  layers: null, groups: [], fogNodes: [], shown: [], refog: false, // SVG nodes, cells as drawn
+  cornerOffset: -30, nbr: null, viewBox: null, homeBox: null, // geometry, neighbour table, zoom
+  edgesRef: null, playersRef: null, panelsRef: null, // the frame parts drawn last (redrawn on change)
+  chartX: null, chartCursor: null, logRows: null, logCurrent: null, // score chart and move log
+  roleColour: new Map(), hoverIndex: undefined, stopFollowing: false,
 };
 
 function vocabFor(game) {
@@ -87,11 +92,11 @@ function vocabFor(game) {
     edges: Object.assign({}, base.edges, own.edges),
   };
 }
+/** A name's entry in a vocabulary table, else the entry of its first known part. */
 function lookup(table, key) {
   if (key == null) return undefined;
   const k = String(key).toLowerCase();
-  if (table[k]) return table[k];
-  for (const part of k.split(/[_\-:\s/]+/)) if (table[part]) return table[part];
+  for (const part of [k, ...k.split(/[_\-:\s/]+/)]) if (Object.hasOwn(table, part)) return table[part];
   return undefined;
 }
 function terrainColour(t) {

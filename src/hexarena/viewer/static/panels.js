@@ -97,6 +97,7 @@ function buildChart() {
     }
   });
   document.getElementById("chart-sec").hidden = series.size === 0;
+  View.chartCursor = null;
   if (!series.size) return;
   const W = 320, H = 130, pad = 24, all = [...series.values()].flat().map((p) => p[1]);
   let lo = Math.min(0, ...all), hi = Math.max(...all);
