@@ -92,6 +92,10 @@ def test_legal_moves_work_on_the_view_and_parse_back():
         assert s.format_move(s.move_to_action(move)) == move
     with pytest.raises(MoveParseError):
         view.parse_move("")
+    assert view.parse_move("Move: pass. I think that is best.") == "pass"
+    assert view.parse_move("I could pass, but I prefer to play Explorer now!") == "play Explorer"
+    with pytest.raises(MoveParseError, match="cannot read"):
+        view.parse_move("fly to the moon")
 
 
 def test_render_text_is_enough_to_play():

@@ -187,16 +187,22 @@ class CityOfGoldState(GameState):
         return tuple(self.format_move(a) for a in legal_actions(self.game))
 
     def parse_move(self, text: str) -> Move:
+        """Read the reply's last line as a move; failing that, the legal move named last in the text."""
         if not isinstance(text, str):
             raise MoveParseError(f"expected text, got {type(text).__name__}")
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
         if not lines:
             raise MoveParseError("empty reply; write one move such as 'play Explorer' or 'pass'")
         try:
-            action = self.action_of(lines[-1])
+            return self.format_move(self.action_of(lines[-1]))
         except IllegalMoveError as exc:
-            raise MoveParseError(str(exc)) from None
-        return self.format_move(action)
+            error = str(exc)
+        flat = " ".join(text.lower().split())
+        named = [(flat.rfind(m.lower()), len(m), m) for m in self.legal_moves()]
+        found = [n for n in named if n[0] >= 0]
+        if found:
+            return max(found)[2]
+        raise MoveParseError(error)
 
     def validate_game(self) -> Outcome | None:
         g = self.game
