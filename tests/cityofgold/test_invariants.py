@@ -15,7 +15,8 @@ from hexarena.games.cityofgold.board import (
     generate_course,
 )
 from hexarena.games.cityofgold.cards import N_CARDS
-from hexarena.games.cityofgold.engine import Game, check_invariants, legal_actions, new_game, step
+from hexarena.games.cityofgold.engine import Game, legal_actions, new_game, step
+from hexarena.games.cityofgold.invariants import check_invariants
 
 
 def racing_choice(g: Game, rng: Rng, dist: list[int]) -> int:

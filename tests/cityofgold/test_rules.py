@@ -29,11 +29,11 @@ from hexarena.games.cityofgold.engine import (
     HAND,
     PLAYED,
     IllegalActionError,
-    check_invariants,
     legal_mask,
     new_game,
     step,
 )
+from hexarena.games.cityofgold.invariants import check_invariants
 
 from .cog_helpers import place_for, set_hand
 
