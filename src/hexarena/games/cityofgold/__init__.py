@@ -7,7 +7,8 @@ Layers, each usable on its own:
 * :mod:`.actions`: the flat action layout and the 0.0.3 five-head form;
 * :mod:`.observe`, :mod:`.vec`, :mod:`.env`: observations, the vectorised API and single envs;
 * :mod:`.state`: the hexarena contract adapter (text rendering, frames);
-* :mod:`.bot`, :mod:`.render`: the heuristic player and image rendering.
+* :mod:`.bot`, :mod:`.render`: the heuristic player and image rendering;
+* :mod:`.invariants`: the rule invariants the tests check after every action.
 """
 
 from hexarena.games.cityofgold.board import Difficulty
