@@ -105,3 +105,17 @@ def test_small_world_regions_tokens_markers_and_combo_row(open_record, tmp_path)
     page.hover(f".cell[data-i='{owned}']")
     assert cells[owned]["info"]["race"] in page.text_content("#tip")
     page.screenshot(path=str(tmp_path / "smallworld.png"))
+
+    # [ and ] jump between players' turns: a turn starts where the mover changes.
+    movers = [step["role"] for step in data["steps"]]
+    starts = [s for s in range(1, len(movers)) if movers[s] != movers[s - 1]]
+    long_turn = next(k for k in range(1, len(starts) - 1) if starts[k + 1] - starts[k] > 1)
+    page.keyboard.press("Home")
+    for expected in starts[: long_turn + 1]:
+        page.keyboard.press("]")
+        assert page.get_attribute("body", "data-step") == str(expected)
+    page.keyboard.press("ArrowRight")  # inside the turn: [ goes back to its start, then to the one before
+    page.keyboard.press("[")
+    assert page.get_attribute("body", "data-step") == str(starts[long_turn])
+    page.keyboard.press("[")
+    assert page.get_attribute("body", "data-step") == str(starts[long_turn - 1])

@@ -7,6 +7,20 @@ function seek(s) {
   if (s === last) pause();
   render(s);
 }
+/** The first step of the next (dir = 1) or of the current or previous (dir = -1) player's turn:
+ * a turn starts where the mover changes. */
+function turnStart(dir) {
+  const snaps = View.model.snaps, mover = (s) => snaps[s].step.role;
+  let s = View.step;
+  if (dir > 0) {
+    do s += 1; while (s < snaps.length - 1 && mover(s) === mover(s - 1));
+  } else { // from inside a turn back to its start, from its start to the previous turn's
+    s -= 1;
+    while (s > 1 && mover(s) === mover(s - 1)) s -= 1;
+  }
+  return s;
+}
+
 function play() {
   if (View.step >= View.model.snaps.length - 1) render(0);
   clearInterval(View.timer);
@@ -46,6 +60,7 @@ function onKey(ev) {
   const actions = {
     ArrowRight: () => seek(View.step + big), ArrowLeft: () => seek(View.step - big),
     PageDown: () => seek(View.step + 10), PageUp: () => seek(View.step - 10),
+    "]": () => seek(turnStart(1)), "[": () => seek(turnStart(-1)),
     Home: () => seek(0), End: () => seek(View.model.snaps.length - 1),
     " ": () => (View.timer ? pause() : play()), k: () => (View.timer ? pause() : play()),
     "+": () => setSpeed(SPEEDS[Math.min(SPEEDS.length - 1, i + 1)]), "=": () => setSpeed(SPEEDS[Math.min(SPEEDS.length - 1, i + 1)]),
