@@ -27,6 +27,7 @@ test-all: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),bench]"
 	$(BIN)/python -m benchmarks
 
 lint: $(STAMP)
