@@ -14,7 +14,7 @@ import jax
 from hexarena.core.frames import decode_frames
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.recorder import Recorder
-from hexarena.games.terranova.simulator import initial_games
+from hexarena.games.terranova.simulator import build_simulator
 from hexarena.viewer import load_view_data
 
 
@@ -22,7 +22,7 @@ from hexarena.viewer import load_view_data
 def start_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The opening position of a generated map, as the recorder writes it."""
     out = tmp_path_factory.mktemp("terranova")
-    games = initial_games([generate(0)], "duplicate", jax.random.PRNGKey(0), 1)
+    _step, games, *_ = build_simulator([generate(0)], "duplicate", jax.random.PRNGKey(0))
     with Recorder(out / "frames.jsonl.gz") as rec:
         rec.record(games)
     return out
@@ -56,7 +56,6 @@ def test_recorded_map_is_drawn_with_rivers_units_and_fog(open_record, start_reco
 @pytest.mark.slow
 def test_thirty_random_rounds(open_record, tmp_path):
     """Cities, borders and improvements appear as the simulator plays (compiles the simulator)."""
-    from hexarena.games.terranova.simulator import build_simulator
     from hexarena.games.terranova.spaces import random_actions
 
     step, games, tracker, metrics, ids, *_ = build_simulator(
