@@ -86,6 +86,11 @@ def test_move_log_shows_llm_replies_and_rejections(open_record, records):
     assert "[tokens: 20]" in accepted.locator("pre").text_content()
     assert step_of(page) == 0  # opening a reply does not jump
     assert "Game over" in page.text_content(".entry:last-child")
+    assert page.text_content("#log-summary") == "· 1 rejected (red 1)"
+    page.check("#only-problems")
+    assert page.locator(".entry:visible").count() == 1
+    page.keyboard.press("ArrowRight")  # the checkbox gave the keyboard back
+    assert step_of(page) == 1 and page.get_attribute(".player[data-role='red']", "class") == "player moved"
 
 
 def test_regions_icons_edges_panels_and_hover(open_record, records, tmp_path):

@@ -121,9 +121,11 @@ function bindControls() {
   speed.onchange = () => setSpeed(Number(speed.value));
   const fog = document.getElementById("fog");
   fog.onchange = () => setFog(fog.value);
+  const only = document.getElementById("only-problems");
+  only.onchange = () => document.getElementById("log").classList.toggle("problems", only.checked);
   // Give the keyboard back to the page after a click, so Space never presses a button twice.
-  for (const control of document.querySelectorAll("nav button, nav select")) {
-    control.addEventListener(control.tagName === "SELECT" ? "change" : "click", () => control.blur());
+  for (const control of document.querySelectorAll("nav button, nav select, #only-problems")) {
+    control.addEventListener(control.tagName === "BUTTON" ? "click" : "change", () => control.blur());
   }
   document.addEventListener("keydown", onKey);
 }

@@ -198,6 +198,7 @@ function render(s) {
   if (snap.top.players !== View.playersRef) { renderPlayers(snap.top.players); View.playersRef = snap.top.players; }
   if (snap.top.panels !== View.panelsRef) { renderPanels(snap.top.panels); View.panelsRef = snap.top.panels; }
   renderStatus();
+  markMover();
   markChart();
   markLog();
   if (View.hoverIndex !== undefined) showDetails(View.hoverIndex);

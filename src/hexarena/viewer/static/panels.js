@@ -40,6 +40,12 @@ function renderPlayers(players) {
   document.getElementById("players-sec").hidden = !box.children.length;
 }
 
+/** Outline the card of the player whose move led to the step shown. */
+function markMover() {
+  const role = View.cur ? View.cur.step.role : null;
+  for (const card of document.querySelectorAll(".player")) card.classList.toggle("moved", card.dataset.role === role);
+}
+
 const isRecord = (v) => v != null && typeof v === "object" && !Array.isArray(v);
 
 /** A table of records: one row each, one column per key; ``names`` (a mapping's keys) go first. */
@@ -158,10 +164,26 @@ function buildLog() {
   box.replaceChildren(...rows);
   View.logRows = new Map(rows.filter((r) => r.dataset.step).map((r) => [Number(r.dataset.step), r]));
   document.getElementById("log-sec").hidden = !rows.length;
+  summariseRejections();
   box.onclick = (ev) => {
     const row = ev.target.closest(".entry");
     if (row && row.dataset.step && !ev.target.closest("details")) seek(Number(row.dataset.step));
   };
+}
+
+/** "· 3 rejected (red 2, blue 1)" next to the log's title, and the filter to show only those moves. */
+function summariseRejections() {
+  const per = new Map();
+  for (const e of View.data.log) {
+    if (e.event === "attempt" && e.error && e.error !== "transport") per.set(e.role, (per.get(e.role) || 0) + 1);
+  }
+  const total = [...per.values()].reduce((a, b) => a + b, 0);
+  document.getElementById("log-summary").textContent = total
+    ? `· ${total} rejected (${[...per].map(([r, n]) => `${r} ${n}`).join(", ")})` : "";
+  document.getElementById("only-wrap").hidden = !total;
+  const only = document.getElementById("only-problems");
+  if (!total) only.checked = false;
+  document.getElementById("log").classList.toggle("problems", only.checked);
 }
 
 function rawDetails(label, e) {
