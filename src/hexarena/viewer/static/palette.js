@@ -53,7 +53,7 @@ const HEX_VOCAB = {
   },
   cityofgold: { title: "City of Gold",
     terrain: { jungle: "#3c8a3c", water: "#4f8fcf", village: "#c9a27a", rubble: "#7c7268", basecamp: "#ddd3b8",
-      el_dorado: "#e8c547", mountain: "#6d6259", cave: "#6b625a" },
+      el_dorado: "#e8c547", finish: "#e8c547", start: "#cfa98a", mountain: "#6d6259", cave: "#6b625a" },
   },
   terranova: { title: "Terra Nova", ownerStyle: "border",
     terrain: { coast: "#80b9de", ocean: "#255d94", grassland_hill: "#6f9a48", plains_hill: "#a9a25f",
