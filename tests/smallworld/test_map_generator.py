@@ -48,3 +48,15 @@ def test_lake_is_inland_and_coastal_regions_touch_water():
 def test_the_same_seed_gives_the_same_map():
     assert generate_map(5, SeededRNG(3)).to_json() == generate_map(5, SeededRNG(3)).to_json()
     assert generate_map(5, SeededRNG(3)).to_json() != generate_map(5, SeededRNG(4)).to_json()
+
+
+def test_mountains_never_exceed_the_nine_markers_in_the_box():
+    from hexarena.games.smallworld.enums import MARKER_SUPPLY, Marker, Terrain
+    from hexarena.games.smallworld.map_generator import generate_map
+    from hexarena.games.smallworld.rng import SeededRNG
+
+    most = 0
+    for seed in range(300):
+        graph = generate_map(5, SeededRNG(seed))
+        most = max(most, sum(r.terrain is Terrain.MOUNTAIN for r in graph.regions))
+    assert most <= MARKER_SUPPLY[Marker.MOUNTAIN] == 9

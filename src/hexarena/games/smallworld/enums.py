@@ -43,6 +43,7 @@ DEFENSIVE_MARKERS = frozenset({Marker.MOUNTAIN, Marker.TROLL_LAIR, Marker.FORTRE
 IMMUNE_MARKERS = frozenset({Marker.HOLE_IN_THE_GROUND, Marker.DRAGON, Marker.HERO})
 #: How many of each marker the box holds (Lost Tribes: 18 tokens).
 MARKER_SUPPLY: dict[Marker, int] = {
+    Marker.MOUNTAIN: 9,
     Marker.TROLL_LAIR: 10,
     Marker.FORTRESS: 6,
     Marker.ENCAMPMENT: 5,

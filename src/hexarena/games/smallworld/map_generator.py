@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from hexarena.core.hexgrid import Hex, oddr_to_axial
-from hexarena.games.smallworld.enums import Feature, Terrain
+from hexarena.games.smallworld.enums import MARKER_SUPPLY, Feature, Marker, Terrain
 from hexarena.games.smallworld.game_map import MapGraph, Region
 from hexarena.games.smallworld.rng import SeededRNG
 
@@ -94,6 +94,8 @@ def _attempt(size: MapSize, feature_max: int, rng: SeededRNG) -> MapGraph | None
     terrain[lake] = Terrain.LAKE
     for c in land:
         terrain[c] = _weighted(rng, names, weights)
+    if sum(terrain[c] is Terrain.MOUNTAIN for c in land) > MARKER_SUPPLY[Marker.MOUNTAIN]:
+        return None  # every mountain carries a Mountain marker, and the box has only 9
     per_symbol = max(FEATURE_MIN, min(feature_max, round(FEATURE_SHARE * len(land))))
     if 3 * per_symbol > len(land):
         return None
