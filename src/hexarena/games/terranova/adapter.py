@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, ClassVar
 
 import jax
@@ -22,21 +21,24 @@ from hexarena.core.frozen import FrozenMap
 from hexarena.core.rng import derive_seed
 from hexarena.games.terranova import moves as tn_moves
 from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.observe import Tracker, empty_tracker, observe, update_tracker
+from hexarena.games.terranova.observe import Tracker, observe
 from hexarena.games.terranova.recorder import ROLES, frame_of
+from hexarena.games.terranova.simulator import env_step_for, initial_games
 from hexarena.games.terranova.state import GameState as SimState
-from hexarena.games.terranova.state import map_layers
-from hexarena.games.terranova.step import new_game, player_scores, step_game
+from hexarena.games.terranova.step import player_scores
 from hexarena.games.terranova.tables import load_tables
 
-_new = jax.jit(new_game)
 _observe = jax.jit(observe)
+_scores = jax.jit(jax.vmap(jax.vmap(player_scores)))
 
 
-@partial(jax.jit, static_argnums=(2,))
-def _step(state: SimState, tracker: Tracker, turn_cap: int, actions: tuple) -> tuple:
-    state, executed, reward, done, winner = step_game(state, actions, turn_cap, auto_reset=False)
-    return state, update_tracker(tracker, state), executed, reward, done, winner, player_scores(state)
+def _device() -> tuple[Any, ...]:
+    return (jax.devices("cpu")[0],)
+
+
+def _first(tree: Any) -> Any:
+    """Game (0, 0) of a (1, 1)-batched pytree."""
+    return jax.tree_util.tree_map(lambda x: x[0, 0], tree)
 
 
 def _to_lists(tree: Any) -> Any:
@@ -56,8 +58,9 @@ class TerraNovaEnv:
     turn_cap: int
     scores: tuple[float, ...]
     executed: Any = None  # the last move's executed indices (nested lists)
-    state: SimState | None = None
+    state: SimState | None = None  # batched (1, 1): the simulator's own compiled step runs it
     tracker: Tracker | None = None
+    metrics: dict[str, Any] | None = None
     view: dict[str, Any] | None = None  # a role's observation (numpy), in a redacted view
     viewer: int = -1
 
@@ -86,11 +89,12 @@ class TerraNovaState(GameState):
             raise ValueError(f"turn_cap must be a positive int, got {turn_cap!r}")
         mseed = seed if map_seed is None else int(map_seed)
         setup = new_setup(cls.name, seed, {"turn_cap": turn_cap, "map_seed": mseed})
-        layers = jax.tree_util.tree_map(jnp.asarray, map_layers(generate(mseed)))
-        state = _new(layers, jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31)))
-        tracker = update_tracker(empty_tracker(), state)
-        scores = tuple(float(x) for x in np.asarray(player_scores(state)))
-        env = TerraNovaEnv(0, 0, False, -1, turn_cap, scores, state=state, tracker=tracker)
+        key = jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31))
+        state, tracker, metrics, _obs = initial_games([generate(mseed)], "duplicate", key, 1, turn_cap, False)
+        _step, _mesh, sharding = env_step_for(_device())
+        state, tracker, metrics = jax.device_put((state, tracker, metrics), sharding)
+        scores = tuple(float(x) for x in np.asarray(_scores(state))[0, 0])
+        env = TerraNovaEnv(0, 0, False, -1, turn_cap, scores, state=state, tracker=tracker, metrics=metrics)
         return cls.start(env, setup)
 
     # -- rules -----------------------------------------------------------------------------
@@ -104,20 +108,23 @@ class TerraNovaState(GameState):
     def advance(self, move: Move) -> TerraNovaEnv:
         env: TerraNovaEnv = self.environment
         dense = tn_moves.to_dense(move)
-        actions = jax.tree_util.tree_map(jnp.asarray, dense)
-        state, tracker, executed, _reward, done, winner, scores = _step(
-            env.state, env.tracker, env.turn_cap, actions
+        actions = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None, None], dense)
+        step, _mesh, _sharding = env_step_for(_device())
+        ids = env.state.player
+        state, tracker, metrics, _ids, _obs, _rew, done, executed = step(
+            env.state, actions, env.tracker, env.metrics, ids
         )
         return TerraNovaEnv(
-            player=int(state.player),
-            turn=int(state.turn),
-            done=bool(done),
-            winner=int(winner),
+            player=int(state.player[0, 0]),
+            turn=int(state.turn[0, 0]),
+            done=bool(done[0, 0]),
+            winner=int(metrics["last_winner"][0, 0]),
             turn_cap=env.turn_cap,
-            scores=tuple(float(x) for x in np.asarray(scores)),
-            executed=_to_lists(executed),
+            scores=tuple(float(x) for x in np.asarray(_scores(state))[0, 0]),
+            executed=_to_lists(_first(executed)),
             state=state,
             tracker=tracker,
+            metrics=metrics,
         )
 
     def validate_game(self) -> Outcome | None:
@@ -147,7 +154,9 @@ class TerraNovaState(GameState):
         if env.state is None:
             return env
         me = ROLES.index(role)
-        view = jax.tree_util.tree_map(np.asarray, _observe(env.state, env.tracker, jnp.int32(me)))
+        view = jax.tree_util.tree_map(
+            np.asarray, _observe(_first(env.state), _first(env.tracker), jnp.int32(me))
+        )
         executed = env.executed if me == (env.player - 1) % len(ROLES) else None
         return TerraNovaEnv(
             env.player,
@@ -217,14 +226,13 @@ class TerraNovaState(GameState):
         env: TerraNovaEnv = self.environment
         if env.state is None:
             return None
-        state = jax.tree_util.tree_map(np.asarray, env.state)
-        return frame_of(state, np.asarray(env.scores))
+        return frame_of(jax.tree_util.tree_map(np.asarray, _first(env.state)), np.asarray(env.scores))
 
     def environment_to_json(self) -> Any:
         env: TerraNovaEnv = self.environment
         digest = hashlib.sha256()
         if env.state is not None:
-            for leaf in jax.tree_util.tree_leaves(env.state):
+            for leaf in jax.tree_util.tree_leaves(_first(env.state)):
                 digest.update(np.asarray(leaf).tobytes())
         return {
             "player": env.player,

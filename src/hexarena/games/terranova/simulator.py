@@ -9,6 +9,7 @@ divides the maps evenly between devices (their count must divide by the number o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 import jax
@@ -58,22 +59,41 @@ def _update_metrics(
 
 
 def game_step(
-    state: GameState, tracker: Tracker, metrics: dict, actions: tuple, turn_cap: int
+    state: GameState, tracker: Tracker, metrics: dict, actions: tuple
 ) -> tuple[GameState, Tracker, dict, jax.Array, dict, jax.Array, jax.Array, tuple]:
     """One game, one player's turn, plus the tracker, metrics and the next player's observation."""
     player = state.player
-    state, executed, reward, done, winner = step_game(state, actions, turn_cap)
-    tracker = jax.tree_util.tree_map(lambda e, t: jnp.where(done, e, t), empty_tracker(), tracker)
+    state, executed, reward, done, winner = step_game(state, actions)
+    reset = done & state.auto_reset
+    tracker = jax.tree_util.tree_map(lambda e, t: jnp.where(reset, e, t), empty_tracker(), tracker)
     tracker = update_tracker(tracker, state)
     metrics = _update_metrics(metrics, player, reward, done, winner)
     obs = observe(state, tracker, state.player)
     return state, tracker, metrics, state.player, obs, reward, done, executed
 
 
+@jax.jit
+def _initial(layers: MapLayers, keys: jax.Array, turn_cap: jax.Array, auto_reset: jax.Array) -> tuple:
+    states = jax.vmap(jax.vmap(new_game, in_axes=(0, 0, None, None)), in_axes=(0, 0, None, None))(
+        layers, keys, turn_cap, auto_reset
+    )
+    lead = states.turn.shape
+    tracker = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (*lead, *x.shape)), empty_tracker())
+    tracker = jax.vmap(jax.vmap(update_tracker))(tracker, states)
+    metrics = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (*lead, *x.shape)), empty_metrics())
+    obs = jax.vmap(jax.vmap(observe))(states, tracker, states.player)
+    return states, tracker, metrics, obs
+
+
 def initial_games(
-    maps: Sequence[GameMap | MapLayers], strategy: str, key: jax.Array, n_devices: int
-) -> GameState:
-    """Initial states laid out (num_devices, num_games, ...)."""
+    maps: Sequence[GameMap | MapLayers],
+    strategy: str,
+    key: jax.Array,
+    n_devices: int,
+    turn_cap: int = 300,
+    auto_reset: bool = True,
+) -> tuple[GameState, Tracker, dict, dict]:
+    """Initial states, trackers, metrics and observations laid out (num_devices, num_games, ...)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"distributed_strategy must be one of {STRATEGIES}, got {strategy!r}")
     layers = [m if isinstance(m, MapLayers) else map_layers(m) for m in maps]
@@ -90,39 +110,21 @@ def initial_games(
         grid = jax.tree_util.tree_map(lambda x: x.reshape(n_devices, -1, *x.shape[1:]), stacked)
     n_games = len(layers) if strategy == "duplicate" else len(layers) // n_devices
     keys = jax.random.split(key, n_devices * n_games).reshape(n_devices, n_games, -1)
-    return jax.jit(jax.vmap(jax.vmap(new_game)))(jax.tree_util.tree_map(jnp.asarray, grid), keys)
+    grid = jax.tree_util.tree_map(jnp.asarray, grid)
+    return _initial(grid, keys, jnp.int32(turn_cap), jnp.asarray(auto_reset))
 
 
-def build_simulator(
-    games: Sequence[GameMap | MapLayers],
-    distributed_strategy: str,
-    key: jax.Array,
-    turn_cap: int = 300,
-    devices: Sequence[Any] | None = None,
-) -> tuple[Callable, GameState, Tracker, dict, jax.Array, dict, Mesh, NamedSharding]:
-    """Returns ``(env_step_fn, games, obs_spaces, episode_metrics, players_turn_id, obs, mesh, sharding)``.
-
-    ``env_step_fn(games, actions, obs_spaces, episode_metrics, players_turn_id)`` returns
-    ``(games, obs_spaces, episode_metrics, players_turn_id, obs, rewards, done_flags,
-    executed_actions)``; ``players_turn_id`` is advisory (each game knows whose turn it is).
-    """
-    devs = list(devices if devices is not None else jax.devices())
-    mesh = Mesh(np.array(devs), (AXIS,))
-    sharding = NamedSharding(mesh, PartitionSpec(AXIS))
-    states = initial_games(games, distributed_strategy, key, len(devs))
-    lead = states.turn.shape
-    tracker = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (*lead, *x.shape)), empty_tracker())
-    metrics = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (*lead, *x.shape)), empty_metrics())
-    tracker = jax.vmap(jax.vmap(update_tracker))(tracker, states)
+@cache
+def env_step_for(devices: tuple[Any, ...]) -> tuple[Callable, Mesh, NamedSharding]:
+    """The jitted env step over a mesh of ``devices`` (one per device set, shared by every game)."""
+    mesh = Mesh(np.array(devices), (AXIS,))
+    spec = PartitionSpec(AXIS)
 
     def local(
         states: GameState, actions: tuple, tracker: Tracker, metrics: dict, _turn_ids: jax.Array
     ) -> tuple:
-        fn = jax.vmap(jax.vmap(lambda s, t, m, a: game_step(s, t, m, a, turn_cap)))
-        st, tr, me, ids, obs, rew, done, ex = fn(states, tracker, metrics, actions)
-        return st, tr, me, ids, obs, rew, done, ex
+        return jax.vmap(jax.vmap(game_step))(states, tracker, metrics, actions)
 
-    spec = PartitionSpec(AXIS)
     mapped = _shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False)
 
     @jax.jit
@@ -132,7 +134,28 @@ def build_simulator(
         st, tr, me, ids, obs, rew, done, ex = mapped(states, actions, obs_spaces, episode_metrics, turn_ids)
         return st, tr, me, ids, obs, rew, done, ex
 
+    return env_step, mesh, NamedSharding(mesh, spec)
+
+
+def build_simulator(
+    games: Sequence[GameMap | MapLayers],
+    distributed_strategy: str,
+    key: jax.Array,
+    turn_cap: int = 300,
+    devices: Sequence[Any] | None = None,
+    auto_reset: bool = True,
+) -> tuple[Callable, GameState, Tracker, dict, jax.Array, dict, Mesh, NamedSharding]:
+    """Returns ``(env_step_fn, games, obs_spaces, episode_metrics, players_turn_id, obs, mesh, sharding)``.
+
+    ``env_step_fn(games, actions, obs_spaces, episode_metrics, players_turn_id)`` returns
+    ``(games, obs_spaces, episode_metrics, players_turn_id, obs, rewards, done_flags,
+    executed_actions)``; ``players_turn_id`` is advisory (each game knows whose turn it is).
+    ``turn_cap`` and ``auto_reset`` live in the state, so they never cause a recompile.
+    """
+    devs = tuple(devices if devices is not None else jax.devices())
+    states, tracker, metrics, obs = initial_games(
+        games, distributed_strategy, key, len(devs), turn_cap, auto_reset
+    )
+    env_step, mesh, sharding = env_step_for(devs)
     put = lambda tree: jax.device_put(tree, sharding)  # noqa: E731
-    states, tracker, metrics = put(states), put(tracker), put(metrics)
-    obs = jax.jit(jax.vmap(jax.vmap(observe)))(states, tracker, states.player)
-    return env_step, states, tracker, metrics, put(states.player), put(obs), mesh, sharding
+    return env_step, put(states), put(tracker), put(metrics), put(states.player), put(obs), mesh, sharding

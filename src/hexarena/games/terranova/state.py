@@ -93,6 +93,8 @@ class GameState(NamedTuple):
     done: jax.Array  # () bool
     winner: jax.Array  # () int32, -1 none
     key: jax.Array  # (2,) uint32
+    turn_cap: jax.Array  # () int32 rounds before the game ends
+    auto_reset: jax.Array  # () bool: a finished game restarts (batched simulator) or stays (adapter)
 
 
 def map_layers(game_map: GameMap) -> MapLayers:
@@ -113,8 +115,13 @@ def map_layers(game_map: GameMap) -> MapLayers:
     )
 
 
-def initial_state(layers: MapLayers, key: jax.Array) -> GameState:
-    """The first turn: Agriculture known, a settler and a warrior per player (jittable)."""
+def initial_state(
+    layers: MapLayers, key: jax.Array, turn_cap: jax.Array | int = 300, auto_reset: jax.Array | bool = True
+) -> GameState:
+    """The first turn: Agriculture known, a settler and a warrior per player (jittable).
+
+    ``turn_cap`` and ``auto_reset`` are data, not constants, so one compiled step serves all games.
+    """
     tb = load_tables()
     p, u, c, h = N_PLAYERS, MAX_UNITS, MAX_CITIES, N_TILES
     kind = jnp.zeros((p, u), jnp.int8)
@@ -175,6 +182,8 @@ def initial_state(layers: MapLayers, key: jax.Array) -> GameState:
         done=jnp.zeros((), bool),
         winner=jnp.full((), -1, jnp.int32),
         key=key,
+        turn_cap=jnp.asarray(turn_cap, jnp.int32),
+        auto_reset=jnp.asarray(auto_reset, bool),
     )
 
 

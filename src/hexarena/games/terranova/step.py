@@ -105,9 +105,11 @@ def domination_winner(state: GameState) -> jax.Array:
     return jnp.where(wins.any(), jnp.argmax(wins), -1).astype(jnp.int32)
 
 
-def new_game(layers: MapLayers, key: jax.Array) -> GameState:
+def new_game(
+    layers: MapLayers, key: jax.Array, turn_cap: jax.Array | int = 300, auto_reset: jax.Array | bool = True
+) -> GameState:
     """The first turn of a game on ``layers``, with every player's starting sight."""
-    return update_fog(initial_state(layers, key))
+    return update_fog(initial_state(layers, key, turn_cap, auto_reset))
 
 
 def no_action_tuple() -> tuple:
@@ -120,13 +122,11 @@ def no_action_tuple() -> tuple:
     )
 
 
-def step_game(
-    state: GameState, actions: Actions, turn_cap: int, auto_reset: bool = True
-) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
+def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
     """The turn of ``state.player``; returns (state, executed actions, reward, done, winner).
 
-    With ``auto_reset`` a finished game is already restarted in the returned state (the batched
-    simulator); without it the final position stays (the game-contract adapter).
+    With ``state.auto_reset`` a finished game is already restarted in the returned state (the
+    batched simulator); without it the final position stays (the game-contract adapter).
     """
     _trade, _policy, _tenet, tech_scores, (type_scores, target_scores), (citizen_scores, build_scores) = (
         actions
@@ -144,12 +144,12 @@ def step_game(
     state = state._replace(players=pl._replace(prev_score=pl.prev_score.at[p].set(scores[p])))
     winner = domination_winner(state)
     turn = state.turn + (p == N_PLAYERS - 1)
-    done = (turn >= turn_cap) | (winner >= 0)
+    done = (turn >= state.turn_cap) | (winner >= 0)
     key, sub = jax.random.split(state.key)
     state = state._replace(turn=turn, player=(p + 1) % N_PLAYERS, done=done, winner=winner, key=key)
-    if auto_reset:
-        fresh = new_game(state.layers, sub)
-        state = jax.tree_util.tree_map(lambda new, old: jnp.where(done, new, old), fresh, state)
+    fresh = new_game(state.layers, sub, state.turn_cap, state.auto_reset)
+    reset = done & state.auto_reset
+    state = jax.tree_util.tree_map(lambda new, old: jnp.where(reset, new, old), fresh, state)
     trade, policy, tenet = no_action_tuple()
     tech = jnp.stack([tech_pick, jnp.int32(-1)])
     executed = (trade, policy, tenet, tech, (ucat, utgt), (worked, built))
