@@ -14,6 +14,7 @@ from viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
 from hexarena.core.errors import RecordError
 from hexarena.core.frames import decode_frames
+from hexarena.core.manager import play_match
 from hexarena.viewer import export_html, load_view_data, page_html, serve
 
 
@@ -35,6 +36,21 @@ def test_log_keeps_raw_replies_and_rejections(records):
     assert rejected[0]["error"] == "illegal" and "off the board" in rejected[0]["message"]
     assert rejected[0]["raw"].startswith("Let me play z9")
     assert any(REPLY_WITH_MARKUP in (e.get("raw") or "") for e in log)
+
+
+def test_a_record_without_frames_is_replayed(records, tmp_path):
+    config = json.loads((records["hex"] / "config.json").read_text())
+    config["output"] = {"dir": str(tmp_path / "noframes"), "frames": False}
+    play_match(config)
+    replayed, recorded = load_view_data(tmp_path / "noframes"), load_view_data(records["hex"])
+    assert replayed["steps"] == recorded["steps"] and "replaying" in replayed["warnings"][0]
+    turns = tmp_path / "noframes" / "turns.jsonl"
+    lines = turns.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith('{"event":"move"'))
+    lines[first] = lines[first].replace('"move":"', '"move":"z9', 1)  # an off-board cell
+    turns.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordError, match=r"move 0 .* rejected on replay"):
+        load_view_data(tmp_path / "noframes")
 
 
 def test_streamed_gzip_and_bare_deltas_decode_like_wrapped_ones(tmp_path):
@@ -70,7 +86,7 @@ def test_truncated_last_line_is_a_warning_but_a_corrupt_middle_line_an_error(tmp
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (None, "no frames file"),
+        (None, "no frames file .* and no final.json"),
         ("", "empty frames file"),
         ('{"format":"other"}\n', "not a hexarena-frames"),
         ('{"format":"hexarena-frames","version":1,"game":"x"}\n', "no frames after the header"),

@@ -6,7 +6,9 @@ itself: a 300-step record of a 42x66 map stays a few hundred kilobytes instead o
 Records are read leniently, because people watch matches that are still running or crashed:
 only the frames file is required (``frames.jsonl`` or Terra Nova's ``frames.jsonl.gz``); a
 missing ``result.json``, ``turns.jsonl`` or ``config.json`` just leaves that part of the page
-empty, and a truncated *last* line (a match being written) is skipped with a warning.
+empty, and a truncated *last* line (a match being written) is skipped with a warning. A record
+made without frames (``output.frames: false``) is replayed from ``final.json``'s setup and the
+moves in ``turns.jsonl`` to draw it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from hexarena.core.errors import RecordError
-from hexarena.core.frames import check_header
+from hexarena.core.frames import FrameEncoder, check_header, header
+from hexarena.core.frozen import thaw
+from hexarena.core.registry import game_class
 
 #: Frames files, in the order they are looked for inside a record directory.
 FRAME_FILES = ("frames.jsonl", "frames.jsonl.gz", "frames.ndjson.gz")
@@ -26,8 +30,9 @@ FRAME_FILES = ("frames.jsonl", "frames.jsonl.gz", "frames.ndjson.gz")
 LOG_EVENTS = ("attempt", "move", "exhausted", "end")
 
 
-def find_frames(record: str | Path) -> Path:
-    """The frames file of a record directory, or ``record`` itself when it is a frames file."""
+def find_frames(record: str | Path) -> Path | None:
+    """The frames file of a record directory, or ``record`` itself when it is a frames file;
+    None for a record directory without frames that can be replayed (it has ``final.json``)."""
     path = Path(record)
     if path.is_file():
         return path
@@ -36,9 +41,9 @@ def find_frames(record: str | Path) -> Path:
     for name in FRAME_FILES:
         if (path / name).is_file():
             return path / name
-    raise RecordError(
-        f"{path}: no frames file ({' or '.join(FRAME_FILES)}); was the match recorded with frames?"
-    )
+    if (path / "final.json").is_file():
+        return None
+    raise RecordError(f"{path}: no frames file ({' or '.join(FRAME_FILES)}) and no final.json to replay")
 
 
 def _lines(path: Path, warnings: list[str]) -> Iterator[dict[str, Any]]:
@@ -90,6 +95,33 @@ def _steps(path: Path, warnings: list[str]) -> tuple[dict[str, Any], list[dict[s
     return head, steps
 
 
+def _replayed_steps(directory: Path, warnings: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The steps of a record without frames: its game replayed from ``final.json``'s setup."""
+    final = _optional_json(directory / "final.json", warnings)
+    if not isinstance(final, dict) or not {"game", "seed", "params"} <= final.keys():
+        raise RecordError(f"{directory / 'final.json'}: no game setup to replay (and no frames file)")
+    state = game_class(final["game"]).new(seed=int(final["seed"]), **dict(final["params"]))
+    encoder = FrameEncoder()
+    steps: list[dict[str, Any]] = []
+
+    def add(role: str | None, move: str | None) -> None:
+        frame = state.frame()
+        if frame is None:
+            raise RecordError(f"{directory}: {state.name} draws no frames, so there is nothing to show")
+        steps.append({"step": len(steps), "role": role, "move": move, "delta": thaw(encoder.encode(frame))})
+
+    add(None, None)
+    turns = directory / "turns.jsonl"
+    moves = [e for e in (_lines(turns, warnings) if turns.is_file() else ()) if e.get("event") == "move"]
+    for n, event in enumerate(moves):
+        state = state.apply(event["move"])
+        if state.message is not None:
+            raise RecordError(f"{turns}: move {n} ({event['move']!r}) is rejected on replay: {state.message}")
+        add(event.get("role"), event.get("text"))
+    warnings.append("no frames file: the steps were rebuilt by replaying the moves in turns.jsonl")
+    return header(state.name, roles=list(state.all_roles())), steps
+
+
 def _optional_json(path: Path, warnings: list[str]) -> Any:
     if not path.is_file():
         return None
@@ -113,9 +145,9 @@ def load_view_data(record: str | Path) -> dict[str, Any]:
     taken from its directory when present).
     """
     frames_path = find_frames(record)
-    directory = frames_path.parent
+    directory = frames_path.parent if frames_path else Path(record)
     warnings: list[str] = []
-    head, steps = _steps(frames_path, warnings)
+    head, steps = _steps(frames_path, warnings) if frames_path else _replayed_steps(directory, warnings)
     result = _optional_json(directory / "result.json", warnings)
     config = _optional_json(directory / "config.json", warnings)
     roles = head.get("roles") or (result or {}).get("roles") or []
@@ -123,7 +155,7 @@ def load_view_data(record: str | Path) -> dict[str, Any]:
         "format": "hexarena-view",
         "version": 1,
         "game": head.get("game") or (result or {}).get("game") or "?",
-        "title": directory.name if frames_path.name in FRAME_FILES else frames_path.name,
+        "title": frames_path.name if frames_path and frames_path.name not in FRAME_FILES else directory.name,
         "roles": list(roles),
         "header": head,
         "steps": steps,
