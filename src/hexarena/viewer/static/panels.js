@@ -85,7 +85,8 @@ function renderStatus() {
   const s = View.step, last = View.model.snaps.length - 1, step = View.model.snaps[s].step;
   const when = ["round", "turn"].filter((k) => step[k] != null).map((k) => `${k} ${step[k]}`);
   const what = [...when, s === 0 ? "start" : [step.role, step.move].filter((x) => x != null).join(": ")].filter(Boolean).join(" · ");
-  document.getElementById("status").textContent = `Step ${s} / ${last}${what ? " · " + what : ""}`;
+  const status = document.getElementById("status");
+  status.textContent = status.title = `Step ${s} / ${last}${what ? " · " + what : ""}`;
   const slider = document.getElementById("slider");
   slider.value = s;
   document.body.dataset.step = String(s);
@@ -248,7 +249,7 @@ function showDetails(i) {
     row("icons", c.icons.map((x) => iconSpec(x, null)).map((x) => x.name + (x.owner ? ` (${x.owner})` : "")));
   }
   if (c.fog) row("fog", Object.entries(c.fog).map(([r, f]) => `${r}: ${["unseen", "seen", "visible"][f] || f}`));
-  for (const [k, v] of Object.entries(c.info && typeof c.info === "object" ? c.info : {})) row(k, v);
+  for (const [k, v] of Object.entries(isRecord(c.info) ? c.info : {})) if (c[k] !== v) row(k, v); // no repeats
   tip.replaceChildren(h("div", { className: "tip-head" }, `${c.id}`, h("span", { className: "qr" }, ` (${c.q}, ${c.r})`)), t);
   tip.hidden = false;
   const mine = c.region != null ? (x) => (x.region === c.region ? 0 : null) : (x) => (x === c ? 0 : null);
