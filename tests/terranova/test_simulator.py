@@ -81,6 +81,18 @@ def test_rescaled_scores_change_nothing(sim):
         games, tracker, metrics, ids = out_a[:4]
 
 
+def test_later_stage_endpoints_have_no_effect(sim):
+    step, games, tracker, metrics, ids, _obs, _m, _s = sim
+    lead = games.turn.shape
+    actions = random_actions(jax.random.PRNGKey(5), lead)
+    other = random_actions(jax.random.PRNGKey(6), lead)
+    mixed = (other[0], other[1], other[2], *actions[3:])  # new trade, policy and tenet scores
+    out_a = step(games, actions, tracker, metrics, ids)
+    out_b = step(games, mixed, tracker, metrics, ids)
+    for a, b in zip(jax.tree_util.tree_leaves(out_a), jax.tree_util.tree_leaves(out_b), strict=True):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+
+
 def test_shapes(sim):
     step, games, tracker, metrics, ids, _obs, _m, _s = sim
     out = step(games, random_actions(jax.random.PRNGKey(3), games.turn.shape), tracker, metrics, ids)

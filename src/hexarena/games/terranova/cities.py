@@ -272,7 +272,9 @@ def city_phase(
     """
     cy = city_yields(state, p, citizen_scores)
     c = state.cities
-    state = state._replace(cities=c._replace(worked=c.worked.at[p].set(cy.worked)))
+    state = state._replace(
+        cities=c._replace(worked=c.worked.at[p].set(cy.worked), yields=c.yields.at[p].set(cy.yields))
+    )
     state = grow(state, p, cy.yields[:, FOOD])
     state, chosen, idle_gold = production_phase(
         state, p, build_scores, cy.yields[:, PROD], cy.yields[:, CULTURE]

@@ -220,18 +220,23 @@ class _Attempt:
         f[(~self.is_land) & ~self.lake & ((self.row < 4) | (self.row >= ROWS - 4)) & (r > 0.5)] = ICE
         self.feature = f
 
+    def _spread(self, candidates: np.ndarray, count: int, min_distance: int, what: str) -> list[int]:
+        """``count`` random candidates at least ``min_distance`` apart (retry the map if impossible)."""
+        chosen: list[int] = []
+        for t in self.rng.shuffled(list(candidates)):
+            if len(chosen) == count:
+                break
+            if all(distance_np(t, c) >= min_distance for c in chosen):
+                chosen.append(int(t))
+        if len(chosen) < count:
+            raise _Retry(what)
+        return chosen
+
     def natural_wonders(self) -> None:
         self.nw = np.zeros(N_TILES, np.int8)
         spots = np.flatnonzero(self.is_land & (self.elevation >= HILL))
         kinds = self.rng.sample(list(range(1, 18)), N_NATURAL_WONDERS)
-        chosen: list[int] = []
-        for t in self.rng.shuffled(list(spots)):
-            if len(chosen) == N_NATURAL_WONDERS:
-                break
-            if all(distance_np(t, c) >= 8 for c in chosen):
-                chosen.append(int(t))
-        if len(chosen) < N_NATURAL_WONDERS:
-            raise _Retry("natural wonders")
+        chosen = self._spread(spots, N_NATURAL_WONDERS, 8, "natural wonders")
         for t, k in zip(chosen, kinds, strict=True):
             self.nw[t] = k
             self.feature[t] = NONE
@@ -282,14 +287,7 @@ class _Attempt:
     def city_states(self) -> None:
         pas = self.passable()
         far = np.min(np.stack([distance_np(np.arange(N_TILES), s) for s in self.starts_]), axis=0) >= 6
-        sites: list[int] = []
-        for t in self.rng.shuffled(list(np.flatnonzero(pas & far))):
-            if len(sites) == N_CITY_STATES:
-                break
-            if all(distance_np(t, c) >= 5 for c in sites):
-                sites.append(int(t))
-        if len(sites) < N_CITY_STATES:
-            raise _Retry("city-state sites")
+        sites = self._spread(np.flatnonzero(pas & far), N_CITY_STATES, 5, "city-state sites")
         self.cs_sites_ = np.array(sites, np.int32)
         self.cs_owner = np.zeros(N_TILES, np.int8)
         for k, s in enumerate(sites):

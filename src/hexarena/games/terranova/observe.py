@@ -13,7 +13,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from hexarena.games.terranova.cities import owned_frames, resources_owned
+from hexarena.games.terranova.cities import resources_owned
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.step import player_scores
@@ -111,10 +111,8 @@ def _cities_obs(state: GameState, o: jax.Array, seen: jax.Array, tile_yields: ja
     known = c.exists & gather(seen, c.pos, False)
     mine = jnp.arange(N_PLAYERS)[:, None] == o
     show = known | (mine & c.exists)
-    frames, _owned = owned_frames(state, o)
     built = c.buildings[o].astype(jnp.float32)
     centre_y = gather(tile_yields, c.pos[o], 0.0)
-    worked_y = (c.worked[o][..., None] * gather(tile_yields, frames, 0.0)).sum(1)
     building_y = built @ const(tb.building_yields)
     coast = jax.vmap(jax.vmap(lambda pos: _coastal(state, pos)))(c.pos)
     defence = jax.vmap(jax.vmap(lambda q, s: city_defence(state, q, s), (None, 0)), (0, None))(
@@ -130,7 +128,7 @@ def _cities_obs(state: GameState, o: jax.Array, seen: jax.Array, tile_yields: ja
         "city_ids": jnp.where(show, jnp.where(c.capital, 1, 2), jnp.where(mine, 0, -1)),
         "city_rowcols": jnp.where(show[..., None], _rowcol(c.pos), -1),
         "ownership_map": _ownership_maps(state, seen),
-        "yields": worked_y + building_y[:, :N_YIELDS],
+        "yields": c.yields[o][:, :N_YIELDS],
         "city_center_yields": centre_y,
         "building_yields": building_y,
         "population": hide(c.pop),

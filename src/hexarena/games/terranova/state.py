@@ -68,6 +68,7 @@ class Cities(NamedTuple):
     hp: jax.Array  # (6, 10) float32
     buildings: jax.Array  # (6, 10, 148) bool
     worked: jax.Array  # (6, 10, 37) bool, slot 0 = the centre
+    yields: jax.Array  # (6, 10, 8) float32 last turn's yields (food .. happiness, tourism)
 
 
 class Players(NamedTuple):
@@ -165,6 +166,7 @@ def initial_state(
             hp=jnp.zeros((p, c), f32),
             buildings=jnp.zeros((p, c, BUILDING_SLOTS), bool),
             worked=jnp.zeros((p, c, N_WORK), bool),
+            yields=jnp.zeros((p, c, 8), f32),
         ),
         players=Players(
             techs=jnp.asarray(techs),
