@@ -57,7 +57,7 @@ def test_hex_record_steps_forward_and_back(open_record, records, tmp_path):
 
 
 def test_play_pause_and_speed(open_record, records):
-    page = open_record(records["hex"])
+    page = open_record(records["large"])  # 300 steps: playing never reaches the end here
     page.select_option("#speed", "32")
     page.keyboard.press("Space")
     page.wait_for_function("Number(document.body.dataset.step) >= 3")
@@ -244,13 +244,19 @@ def test_odd_frames_are_drawn_without_errors(open_record, tmp_path):
 
 def test_a_running_match_is_followed(open_record, tmp_path):
     record = write_synthetic(tmp_path / "live", steps=3)  # no result.json: still running
+
+    def play_on(steps: int) -> None:
+        """The record grows (replaced whole, so the server never reads a half-written file)."""
+        grown = write_synthetic(tmp_path / f"grown{steps}", steps=steps) / "frames.jsonl"
+        grown.replace(record / "frames.jsonl")
+
     page = open_record(record)
     page.keyboard.press("End")
     assert page.text_content("#status").startswith("Step 2 / 2")
-    write_synthetic(record, steps=6)  # two more seconds of play
+    play_on(6)
     page.wait_for_function("document.body.dataset.step === '5'", timeout=10_000)
     assert page.text_content("#status").startswith("Step 5 / 5") and count(page, ".entry") == 5
     page.keyboard.press("Home")
-    write_synthetic(record, steps=8)
+    play_on(8)
     page.wait_for_function("document.getElementById('slider').max === '7'", timeout=10_000)
     assert step_of(page) == 0  # a viewer looking back is left where it is

@@ -63,6 +63,24 @@ def test_streamed_gzip_and_bare_deltas_decode_like_wrapped_ones(tmp_path):
     assert len(full[-1]["cells"]) == 8 * 6
 
 
+def test_a_gzip_stream_still_being_written_is_read_up_to_its_last_flush(tmp_path):
+    lines = (
+        (write_synthetic(tmp_path / "done", steps=4) / "frames.jsonl").read_text().splitlines(keepends=True)
+    )
+    (tmp_path / "live").mkdir()
+    with gzip.open(tmp_path / "live" / "frames.jsonl.gz", "wt", encoding="utf-8") as fh:
+        fh.writelines(lines[:3])
+        fh.flush()  # the stream has no end yet, as while a recorder runs
+        assert len(load_view_data(tmp_path / "live")["steps"]) == 2
+        fh.write(lines[3][:50])
+        fh.flush()
+        data = load_view_data(tmp_path / "live")
+        assert len(data["steps"]) == 2 and "truncated" in data["warnings"][0]
+    (tmp_path / "live" / "frames.jsonl.gz").write_bytes(b"not gzip")
+    with pytest.raises(RecordError, match="not a gzip file"):
+        load_view_data(tmp_path / "live")
+
+
 def test_a_frames_file_can_be_opened_directly(tmp_path):
     rec = write_synthetic(tmp_path / "r", steps=3, gz=True)
     assert load_view_data(rec / "frames.jsonl.gz")["title"] == "r"

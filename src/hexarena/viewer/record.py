@@ -13,8 +13,8 @@ moves in ``turns.jsonl`` to draw it.
 
 from __future__ import annotations
 
-import gzip
 import json
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,14 +46,34 @@ def find_frames(record: str | Path) -> Path | None:
     raise RecordError(f"{path}: no frames file ({' or '.join(FRAME_FILES)}) and no final.json to replay")
 
 
+def _text(path: Path) -> str:
+    """A file's text; of a gzip file, all that is complete so far.
+
+    A streaming recorder that is still writing (or crashed) leaves a gzip stream without its end:
+    everything it flushed is read, and a last line cut in the middle is dropped by the caller.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"{path}: unreadable ({exc})") from exc
+    if not path.name.endswith(".gz"):
+        return data.decode("utf-8", errors="replace")  # a character cut in two ends a truncated line
+    out = bytearray()
+    while data:  # one gzip member after another (appending writers may start new ones)
+        unzip = zlib.decompressobj(wbits=31)
+        try:
+            out += unzip.decompress(data)
+        except zlib.error as exc:
+            if not out:
+                raise RecordError(f"{path}: not a gzip file ({exc})") from exc
+            break
+        data = unzip.unused_data
+    return out.decode("utf-8", errors="replace")
+
+
 def _lines(path: Path, warnings: list[str]) -> Iterator[dict[str, Any]]:
     """JSON objects, one a line; a corrupt last line is a warning, a corrupt middle line an error."""
-    opener = gzip.open if path.name.endswith(".gz") else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as fh:
-            text_lines = fh.read().splitlines()
-    except (OSError, EOFError) as exc:  # a gzip stream cut short by a running or crashed writer
-        raise RecordError(f"{path}: unreadable ({exc})") from exc
+    text_lines = _text(path).splitlines()
     last = max((i for i, line in enumerate(text_lines) if line.strip()), default=-1)
     for n, line in enumerate(text_lines):
         if not line.strip():
