@@ -221,8 +221,10 @@ def new_game(
     caves: bool = False,
     min_distance: int = 8,
     course: Course | None = None,
+    play_seed: int | None = None,
 ) -> Game:
-    """A new game, deterministic from ``seed`` (the course too unless one is given)."""
+    """A new game, deterministic from ``seed`` (the course too unless one is given). ``play_seed``,
+    when given, seeds the play generator directly (the board pool's episodes use it)."""
     if not isinstance(n_players, int) or not 2 <= n_players <= 4:
         raise ValueError(f"n_players must be 2, 3 or 4, got {n_players!r}")
     if not isinstance(max_turns, int) or max_turns < 1:
@@ -232,7 +234,7 @@ def new_game(
     g = Game.__new__(Game)
     g.course, g.gate = course, course.gate_map()
     g.n_players, g.n_pawns, g.max_turns = n_players, 2 if n_players == 2 else 1, max_turns
-    g.rng = Rng(derive_seed(seed, "cityofgold-play"))
+    g.rng = Rng(play_seed_of(seed) if play_seed is None else play_seed)
     g.player, g.phase, g.pending, g.res, g.money2 = 0, Phase.MOVEMENT, 0, [0, 0, 0], 0
     g.zones = [
         [list(C.STARTER_DECK), [0] * C.N_CARDS, [0] * C.N_CARDS, [0] * C.N_CARDS, [0] * C.N_CARDS]
@@ -254,6 +256,11 @@ def new_game(
     for p in range(n_players):
         _draw(g, p, C.HAND_SIZE)
     return g
+
+
+def play_seed_of(seed: int) -> int:
+    """The seed of the play generator (deck shuffles) of the game started from ``seed``."""
+    return derive_seed(seed, "cityofgold-play")
 
 
 # --------------------------------------------------------------------------- legality ---

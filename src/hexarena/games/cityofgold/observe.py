@@ -109,6 +109,7 @@ class ObsWriter:
     """
 
     def __init__(self, recs: np.ndarray) -> None:
+        self.recs = recs
         shared, players = recs["shared"], recs["player_data"]
         self.map, self.blockade_map = shared["map"], shared["blockade_map"]
         self.phase, self.res = shared["phase"], shared["current_resources"]
@@ -123,6 +124,11 @@ class ObsWriter:
         self._course: list[Course | None] = [None] * n
         self._viewer = [-1] * n
         self._marked: list[list[int]] = [[] for _ in range(n)]
+
+    def forget(self, i: int) -> None:
+        """Zero record ``i`` and its cache: the next write is a fresh one (a new game)."""
+        self.recs[i] = np.zeros((), self.recs.dtype)
+        self._course[i], self._viewer[i], self._marked[i] = None, -1, []
 
     def write(self, i: int, g: Game, omniscient: bool = False, viewer: int | None = None) -> None:
         """Record ``i`` := ``viewer``'s observation (default: the player to act)."""

@@ -16,10 +16,15 @@ Spec shape::
 ``runner.sample_seq()`` / ``runner.step_seq()`` (and the threaded names, which run sequentially:
 threads do not pay on small machines).
 
-Arrays are updated in place, so references taken once stay valid. Env ``i`` plays seed
-``seed + i`` first; a finished game is reset inside ``step`` (next seed derived from the env's
-seed and episode count) after its terminal observation and info were copied to
-``final_observations`` / ``final_infos``. Rewards, dones and infos are cleared at every step.
+Arrays are updated in place, so references taken once stay valid. Courses come from a board
+pool (:mod:`.fast.boards`: board ``j`` is the course of seed ``seed + j``), so env ``i`` first
+plays exactly ``new_game(seed + i)`` (for ``i`` below the pool size); a finished game is reset
+inside ``step`` to the env's next (board, play seed) of the pool schedule, after its terminal
+observation and info were copied to ``final_observations`` / ``final_infos``. Rewards and dones
+are cleared at every step.
+
+Backends (``get_vec_env(n, backend=...)``): ``"python"`` (the scalar engine, the reference) and
+``"cpu"`` (the numba engine of :mod:`.fast`); both give the same arrays step for step.
 Illegal actions are not applied: the env is left as it was and ``invalid[i]`` / ``errors[i]``
 say why (pass ``validate=False`` for the trusted fast path).
 """
@@ -30,10 +35,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hexarena.core.rng import Rng, derive_seed
+from hexarena.core.rng import Rng
 from hexarena.games.cityofgold.actions import HEADS, N_ACTIONS, flat_to_heads, heads_to_flat
 from hexarena.games.cityofgold.board import Difficulty
-from hexarena.games.cityofgold.engine import Game, new_game, step, why_illegal
+from hexarena.games.cityofgold.engine import Game, step, why_illegal
+from hexarena.games.cityofgold.fast.boards import BoardPool, default_pool_size
 from hexarena.games.cityofgold.observe import (
     ACTION_DTYPE,
     INFO_DTYPE,
@@ -50,11 +56,19 @@ class VecEnv:
 
     n: ClassVar[int] = 0
 
-    def __init__(self, n: int | None = None, validate: bool = True, omniscient: bool = False) -> None:
+    def __init__(
+        self,
+        n: int | None = None,
+        validate: bool = True,
+        omniscient: bool = False,
+        pool_size: int | None = None,
+    ) -> None:
         n = self.n if n is None else n
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"the number of envs must be a positive int, got {n!r}")
         self.num_envs = n
+        self.pool_size = default_pool_size(n) if pool_size is None else pool_size
+        self.pool: BoardPool | None = None
         self.validate = validate
         self.omniscient = omniscient
         self.games: list[Game] = []
@@ -93,21 +107,24 @@ class VecEnv:
         name for ``max_turns`` (it always counted player turns)."""
         self._params = {
             "n_players": n_players,
-            "n_pieces": n_pieces,
-            "difficulty": difficulty,
             "max_turns": max_steps if max_steps is not None else max_turns,
-            "layout": layout,
-            "caves": caves,
         }
         self._seed = seed
         self.render_mode = "text" if render else None
-        self.games = [new_game(seed + i, **self._params) for i in range(self.num_envs)]
+        self.pool = BoardPool(seed, self.pool_size, n_pieces, difficulty, layout, caves)
         self.episodes[:] = 0
         for arr in (self.rewards, self.dones, self.truncations, self.invalid):
             arr[:] = 0
         self.infos[:] = np.zeros((), INFO_DTYPE)
         self.errors = [None] * self.num_envs
+        self._start_games()
+
+    def _start_games(self) -> None:
+        """The first game of every env, observed (the batched backends start theirs in a kernel)."""
+        assert self.pool is not None
+        self.games = [self.pool.new_game(i, 0, **self._params) for i in range(self.num_envs)]
         for i in range(self.num_envs):
+            self._writer.forget(i)
             self._observe(i)
 
     def _observe(self, i: int) -> None:
@@ -141,12 +158,14 @@ class VecEnv:
         self.dones[i] = True
         self.truncations[i] = g.truncated
         self.rewards[i, : g.n_players] = g.rewards
+        self._final_writer.forget(i)
         self._final_writer.write(i, g, self.omniscient)
         self.infos[i] = np.zeros((), INFO_DTYPE)
         write_info(self.infos[i], g)
         self.episodes[i] += 1
-        seed = derive_seed(self._seed + i, "episode", int(self.episodes[i]))
-        self.games[i] = new_game(seed, **self._params)
+        assert self.pool is not None
+        self.games[i] = self.pool.new_game(i, int(self.episodes[i]), **self._params)
+        self._writer.forget(i)
 
     def render(self, i: int = 0, mode: str = "text") -> Any:
         """Env ``i`` as text or as an RGB array (see :mod:`.render`)."""
@@ -192,13 +211,27 @@ class Runner:
         self.envs.step(self.samplers.actions)
 
 
-def get_vec_env(n: int) -> type[VecEnv]:
+BACKENDS = ("python", "cpu")
+
+
+def _backend_classes(backend: str) -> tuple[type[VecEnv], type[VecSampler]]:
+    if backend == "python":
+        return VecEnv, VecSampler
+    if backend == "cpu":
+        from hexarena.games.cityofgold.fast.numba_vec import CpuVecEnv, CpuVecSampler
+
+        return CpuVecEnv, CpuVecSampler
+    raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+
+
+def get_vec_env(n: int, backend: str = "python") -> type[VecEnv]:
     """A VecEnv class for ``n`` envs (any n >= 1), built with no arguments."""
-    return type(f"VecEnv{n}", (VecEnv,), {"n": _check_n(n)})
+    return type(f"VecEnv{n}", (_backend_classes(backend)[0],), {"n": _check_n(n)})
 
 
-def get_vec_sampler(n: int) -> type[VecSampler]:
-    return type(f"VecSampler{n}", (VecSampler,), {"n": _check_n(n)})
+def get_vec_sampler(n: int, backend: str = "python") -> type[VecSampler]:
+    """A sampler class (uniform over legal flat actions); both backends draw the same actions."""
+    return type(f"VecSampler{n}", (_backend_classes(backend)[1],), {"n": _check_n(n)})
 
 
 def get_runner(n: int) -> type[Runner]:

@@ -1,0 +1,12 @@
+"""Batched City of Gold engines, proven equal to the scalar reference engine (:mod:`..engine`).
+
+* :mod:`.boards`: the board pool (generated courses as fixed-size arrays) and the episode
+  schedule (which board and which play seed env ``i`` uses for its ``k``-th game). Every backend,
+  the scalar one included, follows the same schedule, so auto-reset gives the same games.
+* :mod:`.numba_engine`: the CPU engine (numba kernels over a batch of per-env state records,
+  writing the observation records of :mod:`..observe` in place).
+* :mod:`.numba_vec`: the vectorised API of :mod:`..vec` on the CPU engine (``backend="cpu"``).
+* :mod:`.jax_engine`: the pure functional JAX engine (``init`` / ``step`` over a pytree).
+
+Map generation never runs inside a kernel: boards come from the pool, built on the host.
+"""

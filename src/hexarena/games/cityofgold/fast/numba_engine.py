@@ -1,0 +1,509 @@
+"""The CPU engine: numba kernels that step a batch of City of Gold games and write their observations.
+
+Each env's state is one record of :data:`STATE_DTYPE` (array of records: on a CPU one env is
+stepped start to finish at a time, so keeping its fields together keeps it in one or two cache
+lines). The rules are a line-by-line transcription of :mod:`..engine` (same order of random
+draws from the same SplitMix64 stream), so the differential tests can demand identical games.
+
+Observations are written straight into the ``OBS_DTYPE`` records of :mod:`..observe`, viewed as
+raw bytes (numba cannot type nested boolean fields); :func:`layout` gives the byte offsets.
+Everything the kernels read from the data files (cards, offsets, neighbours) is passed as
+arrays, never captured as globals, so the on-disk numba cache cannot go stale when data change.
+Caves are not supported here (the python backend has them).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from hexarena.games.cityofgold import cards as C
+from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.board import NEIGHBORS
+from hexarena.games.cityofgold.engine import STAT_NAMES
+from hexarena.games.cityofgold.observe import MASK_DTYPE, OBS_DTYPE, PLAYER_DTYPE, ZONE_FIELDS
+
+STATE_DTYPE = np.dtype(
+    [
+        ("player", np.int32),
+        ("phase", np.int32),
+        ("pending", np.int32),
+        ("money2", np.int32),
+        ("res", np.int32, (3,)),
+        ("zones", np.int16, (4, 5, C.N_CARDS)),
+        ("removed", np.int16, (C.N_CARDS,)),
+        ("shop", np.int16, (C.N_SHOP,)),
+        ("market", np.int8, (C.N_SHOP,)),
+        ("pawns", np.int16, (4, 2)),
+        ("holder", np.int8, (6,)),
+        ("turn", np.int32),
+        ("turns_taken", np.int32, (4,)),
+        ("ending", np.int8),
+        ("done", np.int8),
+        ("truncated", np.int8),
+        ("rewards", np.float32, (4,)),
+        ("stats", np.int64, (4, len(STAT_NAMES))),
+        ("board", np.int32),
+        ("episode", np.int64),
+        ("viewer", np.int32),
+        ("marked", np.int16, (8,)),
+    ]
+)
+"""One env's game (the fields of :class:`~..engine.Game`, plus the cells its observation marked)."""
+
+# Card table columns (one row per card id).
+(M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
+# Phases, zones, requirement kinds and stat indexes as plain ints for the kernels.
+MOVEMENT, BUYING, TRANSMIT, REMOVING, NATIVE, PAY_DISCARD, PAY_REMOVE, DONE = range(1, 9)
+DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = range(5)
+NO_REQ, COIN, REQ_DISCARD = 0, 3, 4
+ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADES, _ = range(10)
+ARRIVED = -1
+# Config vector entries.
+CFG_PLAYERS, CFG_PAWNS, CFG_MAX_TURNS, CFG_VALIDATE, CFG_OMNISCIENT, CFG_POOL = range(6)
+# Terminal stash columns: turn, truncated, n_players, then 4 x stats.
+TERM_COLS = 3 + 4 * len(STAT_NAMES)
+
+_MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def card_table() -> np.ndarray:
+    """The card data as an int64 [21, 11] table (columns named at the top of this module)."""
+    columns = (C.MONEY2, C.COST, C.SINGLE_USE, C.SPECIAL, C.DRAW, C.REMOVE, C.HAS_RESOURCES, C.STARTER_DECK)
+    return np.array([(*C.RESOURCES[k], *(col[k] for col in columns)) for k in range(C.N_CARDS)], np.int64)
+
+
+def shop_table() -> np.ndarray:
+    """int64 [18, 3]: card id, in the starting market, copies."""
+    return np.array([(C.SHOP_CARDS[s], C.START_MARKET[s], C.COPIES) for s in range(C.N_SHOP)], np.int64)
+
+
+def _offset(dtype: np.dtype, *path: str) -> int:
+    total = 0
+    for name in path:
+        sub, off = dtype.fields[name][:2]
+        total += off
+        dtype = sub.base if sub.subdtype else sub
+    return total
+
+
+# Slots of the layout vector (byte offsets inside one observation record).
+(O_MAP, O_PHASE, O_RES, O_SHOP, O_MARKET, O_BLK, O_GUARD, O_PD, O_PD_SIZE, O_FLAT, O_HEADS) = range(11)
+O_HAND_SIZE, O_DRAW_SIZE, O_ARRIVED, O_HELD, O_ZONES, O_HEAD_OFF, O_LEN = 11, 12, 13, 14, 15, 20, 25
+
+
+def layout() -> np.ndarray:
+    """Byte offsets of the observation fields inside one ``OBS_DTYPE`` record (int64 [O_LEN])."""
+    o = np.zeros(O_LEN, np.int64)
+    for slot, name in (
+        (O_MAP, "map"),
+        (O_PHASE, "phase"),
+        (O_RES, "current_resources"),
+        (O_SHOP, "shop"),
+        (O_MARKET, "market"),
+        (O_BLK, "blockades"),
+        (O_GUARD, "blockade_map"),
+    ):
+        o[slot] = _offset(OBS_DTYPE, "shared", name)
+    o[O_PD] = _offset(OBS_DTYPE, "player_data")
+    o[O_PD_SIZE] = PLAYER_DTYPE.itemsize
+    o[O_FLAT] = _offset(OBS_DTYPE, "action_mask")
+    o[O_HEADS] = _offset(PLAYER_DTYPE, "action_mask")
+    for slot, name in (
+        (O_HAND_SIZE, "hand_size"),
+        (O_DRAW_SIZE, "draw_size"),
+        (O_ARRIVED, "arrived"),
+        (O_HELD, "blockades"),
+    ):
+        o[slot] = _offset(PLAYER_DTYPE, "obs", name)
+    for z, name in enumerate(ZONE_FIELDS):
+        o[O_ZONES + z] = _offset(PLAYER_DTYPE, "obs", name)
+    for h, name in enumerate(MASK_DTYPE.names):
+        o[O_HEAD_OFF + h] = _offset(MASK_DTYPE, name)
+    return o
+
+
+def float_bytes() -> np.ndarray:
+    """uint8 [4160, 4]: the float32 bytes of ``(v - 64) / 2`` for ``v`` in 0..4159."""
+    return (np.arange(-64, 4096, dtype=np.float32) / 2).view(np.uint8).reshape(-1, 4)
+
+
+class Tables:
+    """Every constant array the kernels take, built once per process."""
+
+    def __init__(self) -> None:
+        self.cards = card_table()
+        self.shop = shop_table()
+        self.neighbors = np.array(NEIGHBORS, np.int16)
+        self.layout = layout()
+        self.floats = float_bytes()
+
+    def args(self) -> tuple[np.ndarray, ...]:
+        return (self.cards, self.shop, self.neighbors, self.layout, self.floats)
+
+
+# ------------------------------------------------------------------------------- random ---
+@nb.njit(cache=True, inline="always")
+def mix64(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def randbelow(rng: np.ndarray, n: int) -> int:
+    """``Rng.randbelow`` on ``rng = [mix64(seed), counter]`` (uint64), advancing the counter."""
+    nn = np.uint64(n)
+    rest = (np.uint64(0) - nn) % nn  # 2**64 mod n
+    while True:
+        c = rng[1] + np.uint64(1)
+        rng[1] = c
+        x = mix64(rng[0] + c * _GOLDEN)
+        if rest == 0 or x < np.uint64(0) - rest:
+            return int(x % nn)
+
+
+@nb.njit(cache=True)
+def seed_rng(rng: np.ndarray, seed: np.uint64) -> None:
+    rng[0] = mix64(seed)
+    rng[1] = np.uint64(0)
+
+
+# ---------------------------------------------------------------------------- the rules ---
+@nb.njit(cache=True)
+def _hand_total(s, p: int) -> int:
+    t = 0
+    for k in range(C.N_CARDS):
+        t += s.zones[p, HAND_Z, k]
+    return t
+
+
+@nb.njit(cache=True)
+def _draw(s, rng, p: int, n: int) -> None:
+    z = s.zones
+    for _ in range(n):
+        total = 0
+        for k in range(C.N_CARDS):
+            total += z[p, DRAW_Z, k]
+        if total == 0:
+            for k in range(C.N_CARDS):
+                total += z[p, DISCARD_Z, k]
+            if total == 0:
+                return
+            for k in range(C.N_CARDS):
+                z[p, DRAW_Z, k] += z[p, DISCARD_Z, k]
+                z[p, DISCARD_Z, k] = 0
+        pick = randbelow(rng, total)
+        for k in range(C.N_CARDS):
+            pick -= z[p, DRAW_Z, k]
+            if pick < 0:
+                z[p, DRAW_Z, k] -= 1
+                z[p, HAND_Z, k] += 1
+                break
+
+
+@nb.njit(cache=True)
+def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, cards, shop) -> None:
+    """:func:`~..engine.new_game` on board record ``b`` with the given play seed."""
+    seed_rng(rng, play_seed)
+    s.player = 0
+    s.phase = MOVEMENT
+    s.pending = 0
+    s.money2 = 0
+    s.res[:] = 0
+    s.zones[:] = 0
+    for p in range(n_players):
+        for k in range(C.N_CARDS):
+            s.zones[p, DRAW_Z, k] = cards[k, STARTER]
+    s.removed[:] = 0
+    for i in range(C.N_SHOP):
+        s.shop[i] = shop[i, 2]
+        s.market[i] = shop[i, 1]
+    s.pawns[:] = ARRIVED
+    for p in range(n_players):
+        for i in range(n_pawns):
+            s.pawns[p, i] = b.starts[p * n_pawns + i]
+    s.holder[:] = -1
+    for i in range(35, 0, -1):  # the cave-token shuffle of the scalar engine (draws only)
+        randbelow(rng, i + 1)
+    s.turn = 0
+    s.turns_taken[:] = 0
+    s.ending = 0
+    s.done = 0
+    s.truncated = 0
+    s.rewards[:] = 0
+    s.stats[:] = 0
+    for p in range(n_players):
+        _draw(s, rng, p, C.HAND_SIZE)
+
+
+@nb.njit(cache=True)
+def _target(s, b, cell: int, d: int, nbr):
+    """(target cell, blockade or -1, requirement kind, amount); kind NO_REQ if impassable."""
+    n = nbr[cell, d]
+    if n < 0 or b.req_kind[n] == NO_REQ:
+        return n, -1, NO_REQ, 0
+    g = b.gate[cell, d]
+    if g >= 0 and s.holder[g] < 0:
+        return n, g, b.blk_kind[g], b.blk_amount[g]
+    return n, -1, b.req_kind[n], b.req_amount[n]
+
+
+@nb.njit(cache=True)
+def _occupied(s, n_players: int, cell: int) -> bool:
+    for p in range(n_players):
+        for i in range(2):
+            if s.pawns[p, i] == cell:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _mask_moves(s, b, row, flat: int, n_players: int, n_pawns: int, free: bool, nbr) -> None:
+    p = s.player
+    for pawn in range(n_pawns):
+        cell = s.pawns[p, pawn]
+        if cell == ARRIVED:
+            continue
+        for d in range(6):
+            n, g, kind, amount = _target(s, b, cell, d, nbr)
+            if kind == NO_REQ or (g < 0 and _occupied(s, n_players, n)):
+                continue
+            if not free:
+                if kind <= COIN:
+                    if s.res[kind - 1] < amount:
+                        continue
+                elif _hand_total(s, p) < amount:
+                    continue
+            row[flat + MOVE + 6 * pawn + d] = 1
+
+
+@nb.njit(cache=True)
+def write_mask(s, b, row, flat: int, n_players: int, n_pawns: int, cards, shop, nbr) -> None:
+    """:func:`~..engine.legal_mask` into the flat mask bytes of an observation row."""
+    row[flat : flat + N_ACTIONS] = 0
+    if s.done:
+        return
+    p = s.player
+    phase = s.phase
+    if phase == MOVEMENT:
+        for k in range(C.N_CARDS):
+            if s.zones[p, HAND_Z, k]:
+                row[flat + k] = cards[k, HASRES]
+                row[flat + SPECIAL + k] = cards[k, SPEC] != 0
+        _mask_moves(s, b, row, flat, n_players, n_pawns, False, nbr)
+        row[flat + PASS] = 1
+    elif phase == BUYING:
+        for k in range(C.N_CARDS):
+            if s.zones[p, HAND_Z, k]:
+                row[flat + k] = 1
+                row[flat + DISCARD + k] = 1
+        in_market = 0
+        for i in range(C.N_SHOP):
+            in_market += s.market[i]
+        for i in range(C.N_SHOP):
+            if s.shop[i] and (s.market[i] or in_market < C.MARKET_SLOTS):
+                row[flat + SHOP + i] = 2 * cards[shop[i, 0], COST] <= s.money2
+        row[flat + PASS] = 1
+    elif phase == TRANSMIT:
+        for i in range(C.N_SHOP):
+            row[flat + SHOP + i] = s.shop[i] > 0
+        row[flat + PASS] = 1
+    elif phase == NATIVE:
+        _mask_moves(s, b, row, flat, n_players, n_pawns, True, nbr)
+        row[flat + PASS] = 1
+    elif phase in (REMOVING, PAY_REMOVE, PAY_DISCARD):
+        base = DISCARD if phase == PAY_DISCARD else REMOVE
+        for k in range(C.N_CARDS):
+            row[flat + base + k] = s.zones[p, HAND_Z, k] > 0
+        row[flat + PASS] = phase == REMOVING
+
+
+@nb.njit(cache=True)
+def _remove_card(s, p: int, k: int) -> None:
+    s.removed[k] += 1
+    s.stats[p, ST_REMOVED] += 1
+
+
+@nb.njit(cache=True)
+def _retire_active(s, used: bool, cards) -> None:
+    p = s.player
+    for k in range(C.N_CARDS):
+        if s.zones[p, ACTIVE_Z, k]:
+            s.zones[p, ACTIVE_Z, k] -= 1
+            if used and cards[k, SU]:
+                _remove_card(s, p, k)
+            else:
+                s.zones[p, PLAYED_Z, k] += 1
+
+
+@nb.njit(cache=True)
+def _finish(s, n_players: int, n_pawns: int) -> None:
+    best = -1
+    for p in range(n_players):
+        if _arrived(s, p, n_pawns) and s.stats[p, ST_BLOCKADES] > best:
+            best = s.stats[p, ST_BLOCKADES]
+    k = 0
+    for p in range(n_players):
+        if _arrived(s, p, n_pawns) and s.stats[p, ST_BLOCKADES] == best:
+            k += 1
+    for p in range(n_players):
+        won = _arrived(s, p, n_pawns) and s.stats[p, ST_BLOCKADES] == best
+        s.rewards[p] = n_players - k if won else -k
+    s.done = 1
+    s.phase = DONE
+
+
+@nb.njit(cache=True)
+def _arrived(s, p: int, n_pawns: int) -> bool:
+    for i in range(n_pawns):  # noqa: SIM110 (numba compiles no generator expressions)
+        if s.pawns[p, i] != ARRIVED:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _end_turn(s, rng, n_players: int, n_pawns: int, max_turns: int) -> None:
+    p = s.player
+    z = s.zones
+    for k in range(C.N_CARDS):
+        z[p, DISCARD_Z, k] += z[p, ACTIVE_Z, k] + z[p, PLAYED_Z, k]
+        z[p, ACTIVE_Z, k] = 0
+        z[p, PLAYED_Z, k] = 0
+    _draw(s, rng, p, max(0, C.HAND_SIZE - _hand_total(s, p)))
+    s.res[:] = 0
+    s.money2 = 0
+    s.pending = 0
+    s.turn += 1
+    s.turns_taken[p] += 1
+    s.player = (p + 1) % n_players
+    s.phase = MOVEMENT
+    if s.ending and s.player == 0:
+        _finish(s, n_players, n_pawns)
+    elif s.turn >= max_turns and not s.ending:
+        s.done = 1
+        s.truncated = 1
+        s.phase = DONE
+
+
+@nb.njit(cache=True)
+def _paid_one(s) -> None:
+    s.pending -= 1
+    if s.pending <= 0 or _hand_total(s, s.player) == 0:
+        s.pending = 0
+        s.phase = MOVEMENT
+
+
+@nb.njit(cache=True)
+def _move(s, rng, b, pawn: int, d: int, free: bool, cfg, cards, nbr) -> None:
+    p = s.player
+    n, g, kind, amount = _target(s, b, s.pawns[p, pawn], d, nbr)
+    s.phase = MOVEMENT
+    if not free and kind <= COIN:
+        used = False
+        for k in range(C.N_CARDS):
+            used = used or s.zones[p, ACTIVE_Z, k] > 0
+        left = s.res[kind - 1] - amount
+        s.res[:] = 0
+        s.res[kind - 1] = left
+        _retire_active(s, used, cards)
+        s.stats[p, ST_MACHETE + kind - 1] += 1
+    elif not free:
+        _retire_active(s, False, cards)
+        s.res[:] = 0
+        s.phase = PAY_DISCARD if kind == REQ_DISCARD else PAY_REMOVE
+        s.pending = amount
+    if g >= 0:
+        s.holder[g] = p
+        s.stats[p, ST_BLOCKADES] += 1
+        return
+    s.stats[p, ST_HEXES] += 1
+    if b.finish[n]:
+        s.pawns[p, pawn] = ARRIVED
+        if _arrived(s, p, cfg[CFG_PAWNS]):
+            s.ending = 1
+            _end_turn(s, rng, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_MAX_TURNS])
+        return
+    s.pawns[p, pawn] = n
+
+
+@nb.njit(cache=True)
+def apply(s, rng, b, a: int, cfg, cards, shop, nbr) -> None:
+    """:func:`~..engine.step` without validation."""
+    p = s.player
+    s.stats[p, ST_STEPS] += 1
+    z = s.zones
+    if a < SPECIAL:
+        k = a
+        z[p, HAND_Z, k] -= 1
+        s.stats[p, ST_USES] += 1
+        if s.phase == MOVEMENT:
+            _retire_active(s, False, cards)
+            z[p, ACTIVE_Z, k] += 1
+            for r in range(3):
+                s.res[r] = cards[k, M + r]
+        else:
+            s.money2 += cards[k, MONEY2]
+            if cards[k, SU]:
+                _remove_card(s, p, k)
+            else:
+                z[p, PLAYED_Z, k] += 1
+    elif a < MOVE:
+        k = a - SPECIAL
+        _retire_active(s, False, cards)
+        s.res[:] = 0
+        z[p, HAND_Z, k] -= 1
+        s.stats[p, ST_USES] += 1
+        if cards[k, SU]:
+            _remove_card(s, p, k)
+        else:
+            z[p, PLAYED_Z, k] += 1
+        kind = cards[k, SPEC]
+        if kind == C.SPECIAL_TRANSMIT:
+            s.phase = TRANSMIT
+        elif kind == C.SPECIAL_NATIVE:
+            s.phase = NATIVE
+        else:
+            _draw(s, rng, p, cards[k, DRAWN])
+            if cards[k, REMOVES] and _hand_total(s, p):
+                s.phase = REMOVING
+                s.pending = cards[k, REMOVES]
+    elif a < SHOP:
+        m = a - MOVE
+        _move(s, rng, b, m // 6, m % 6, s.phase == NATIVE, cfg, cards, nbr)
+    elif a < REMOVE:
+        i = a - SHOP
+        s.shop[i] -= 1
+        z[p, DISCARD_Z, shop[i, 0]] += 1
+        s.stats[p, ST_ADDED] += 1
+        if s.phase == TRANSMIT:
+            if s.shop[i] == 0:
+                s.market[i] = 0
+            s.phase = MOVEMENT
+            return
+        s.market[i] = s.shop[i] > 0  # a reserve card fills the free slot; an emptied stack frees it
+        _end_turn(s, rng, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_MAX_TURNS])
+    elif a < DISCARD:
+        k = a - REMOVE
+        z[p, HAND_Z, k] -= 1
+        _remove_card(s, p, k)
+        _paid_one(s)
+    elif a < PASS:
+        k = a - DISCARD
+        z[p, HAND_Z, k] -= 1
+        z[p, DISCARD_Z, k] += 1
+        if s.phase == PAY_DISCARD:
+            _paid_one(s)
+    elif s.phase == MOVEMENT:
+        _retire_active(s, False, cards)
+        s.res[:] = 0
+        s.money2 = 0
+        s.phase = BUYING
+    elif s.phase == BUYING:
+        _end_turn(s, rng, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_MAX_TURNS])
+    else:
+        s.pending = 0
+        s.phase = MOVEMENT

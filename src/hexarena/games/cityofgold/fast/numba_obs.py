@@ -1,0 +1,135 @@
+"""The observation writer of the CPU engine: :class:`~..observe.ObsWriter` as a numba kernel.
+
+Writes one ``OBS_DTYPE`` record viewed as raw bytes (offsets from :func:`.numba_engine.layout`).
+Modes: ``FRESH`` (a new game: zero the record, copy the board's static layers), ``VIEWER`` (the
+seat to act changed: every seat's zones are redrawn, with what is hidden from the new viewer),
+``MOVER`` (same seat: only its own zones changed). Each gives the bytes a fresh scalar write gives.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from hexarena.games.cityofgold import cards as C
+from hexarena.games.cityofgold.actions import DISCARD, MOVE, PLAY, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.board import N_CELLS
+from hexarena.games.cityofgold.fast.numba_engine import (
+    ARRIVED,
+    BUYING,
+    DRAW_Z,
+    HAND_Z,
+    O_ARRIVED,
+    O_BLK,
+    O_DRAW_SIZE,
+    O_FLAT,
+    O_GUARD,
+    O_HAND_SIZE,
+    O_HEAD_OFF,
+    O_HEADS,
+    O_HELD,
+    O_MAP,
+    O_MARKET,
+    O_PD,
+    O_PD_SIZE,
+    O_PHASE,
+    O_RES,
+    O_SHOP,
+    O_ZONES,
+    PAY_DISCARD,
+    write_mask,
+)
+from hexarena.games.cityofgold.observe import MASK_DTYPE
+
+MOVER, VIEWER, FRESH = 0, 1, 2
+MASK_BYTES = MASK_DTYPE.itemsize
+ZONE_BYTES = C.N_CARDS
+
+
+@nb.njit(cache=True)
+def write_obs(row, s, b, marked, mode: int, n_players: int, n_pawns: int, omniscient: bool, tables) -> None:
+    """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``."""
+    cards, shop, nbr, o, floats = tables
+    me = s.player
+    base = o[O_MAP]
+    if mode == FRESH:
+        row[:] = 0
+        for c in range(N_CELLS * 7):
+            row[base + c] = b.static_map[c]
+        for c in range(N_CELLS):
+            row[o[O_GUARD] + c] = b.guard[c]
+    else:
+        for j in range(8):
+            if marked[j] >= 0:
+                row[base + marked[j] * 7] = 0
+    marked[:] = -1
+    m = 0
+    for p in range(n_players):
+        for i in range(n_pawns):
+            c = s.pawns[p, i]
+            if c != ARRIVED:
+                row[base + c * 7] = (p - me + n_players) % n_players + 1
+                marked[m] = c
+                m += 1
+    row[o[O_PHASE]] = s.phase
+    res = o[O_RES]
+    for r in range(3):
+        v2 = 2 * s.res[r]
+        if s.phase == BUYING:
+            v2 = s.money2 if r == 2 else 0
+        for k in range(4):
+            row[res + 4 * r + k] = floats[v2 + 64, k]
+    for i in range(C.N_SHOP):
+        row[o[O_SHOP] + i] = s.shop[i]
+        row[o[O_MARKET] + i] = s.market[i]
+    for g in range(b.n_blockades):
+        holder = s.holder[g]
+        at = o[O_BLK] + 4 * g
+        row[at] = holder < 0
+        row[at + 1] = b.blk_kind[g]
+        row[at + 2] = b.blk_amount[g]
+        row[at + 3] = 0 if holder < 0 else (holder - me + n_players) % n_players + 1
+    pd, size = o[O_PD], o[O_PD_SIZE]
+    if mode != MOVER:
+        for p in range(4):
+            for z in range(5):
+                at = pd + p * size + o[O_ZONES + z]
+                row[at : at + ZONE_BYTES] = 0
+            at = pd + p * size + o[O_HEADS]
+            row[at : at + MASK_BYTES] = 0
+    first, last = (me, me + 1) if mode == MOVER else (0, n_players)
+    for p in range(first, last):
+        seat = pd + p * size
+        visible = omniscient or p == me
+        for z in range(5):
+            if visible or (z != DRAW_Z and z != HAND_Z):
+                at = seat + o[O_ZONES + z]
+                for k in range(C.N_CARDS):
+                    row[at + k] = s.zones[p, z, k]
+        hand = 0
+        draw = 0
+        for k in range(C.N_CARDS):
+            hand += s.zones[p, HAND_Z, k]
+            draw += s.zones[p, DRAW_Z, k]
+        row[seat + o[O_HAND_SIZE]] = hand
+        row[seat + o[O_DRAW_SIZE]] = draw
+    for p in range(n_players):
+        seat = pd + p * size
+        home = 0
+        for i in range(n_pawns):
+            home += s.pawns[p, i] == ARRIVED
+        held = 0
+        for g in range(b.n_blockades):
+            held += s.holder[g] == p
+        row[seat + o[O_ARRIVED]] = home
+        row[seat + o[O_HELD]] = held
+    flat = o[O_FLAT]
+    write_mask(s, b, row, flat, n_players, n_pawns, cards, shop, nbr)
+    heads = pd + me * size + o[O_HEADS]
+    removal = DISCARD if s.phase == PAY_DISCARD or s.phase == BUYING else REMOVE
+    starts = (PLAY, SPECIAL, removal, MOVE, SHOP)
+    sizes = (C.N_CARDS, C.N_CARDS, C.N_CARDS, 12, C.N_SHOP)
+    for h in range(5):
+        at = heads + o[O_HEAD_OFF + h]
+        row[at] = 1
+        for k in range(sizes[h]):
+            row[at + 1 + k] = row[flat + starts[h] + k]

@@ -1,0 +1,296 @@
+"""The vectorised API of :mod:`..vec` on the CPU engine (``backend="cpu"``).
+
+One kernel call steps every env (sample, validate, apply, finish, auto-reset, observe); the
+arrays the API exposes (``observations``, ``rewards``, ``dones``, ...) are the kernel's outputs,
+so nothing is copied per step. Terminal infos are filled on the host from a per-env stash, only
+for the envs that finished (a few hundred per second at most).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, PLAY, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.board import Difficulty
+from hexarena.games.cityofgold.engine import STAT_NAMES
+from hexarena.games.cityofgold.fast.boards import STRIDE
+from hexarena.games.cityofgold.fast.numba_engine import (
+    BUYING,
+    CFG_OMNISCIENT,
+    CFG_PAWNS,
+    CFG_PLAYERS,
+    CFG_POOL,
+    CFG_VALIDATE,
+    O_FLAT,
+    O_HEADS,
+    O_PD,
+    O_PD_SIZE,
+    PAY_DISCARD,
+    STATE_DTYPE,
+    TERM_COLS,
+    Tables,
+    apply,
+    mix64,
+    new_game,
+    randbelow,
+    seed_rng,
+)
+from hexarena.games.cityofgold.fast.numba_obs import FRESH, MASK_BYTES, MOVER, VIEWER, write_obs
+from hexarena.games.cityofgold.observe import INFO_DTYPE, MAX_PLAYERS, OBS_DTYPE
+from hexarena.games.cityofgold.vec import VecEnv, VecSampler
+
+_TABLES: Tables | None = None
+
+
+def tables() -> Tables:
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = Tables()
+    return _TABLES
+
+
+@nb.njit(cache=True)
+def _start(i: int, k: int, st, rngs, boards, marks, obs, cfg, tables) -> None:
+    """Env ``i``'s ``k``-th game from the pool schedule (see :mod:`.boards`), freshly observed."""
+    cards, shop = tables[0], tables[1]
+    s = st[i]
+    size = cfg[CFG_POOL]
+    u = np.int64(i) + np.int64(k) * STRIDE
+    j = u % size
+    seed = boards[j].play_seed
+    if u >= size:
+        seed = mix64(seed ^ np.uint64(u))
+    s.board = j
+    s.episode = k
+    new_game(s, rngs[i], boards[j], seed, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cards, shop)
+    s.viewer = s.player
+    write_obs(
+        obs[i], s, boards[j], marks[i], FRESH, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT], tables
+    )
+
+
+@nb.njit(cache=True)
+def start_all(st, rngs, boards, marks, obs, sel, agent, cfg, tables) -> None:
+    for i in range(st.shape[0]):
+        _start(i, 0, st, rngs, boards, marks, obs, cfg, tables)
+        _select(i, st, obs, sel, agent, tables[3])
+
+
+@nb.njit(cache=True)
+def _select(i: int, st, obs, sel, agent, o) -> None:
+    me = st[i].player
+    agent[i] = me
+    at = o[O_PD] + me * o[O_PD_SIZE] + o[O_HEADS]
+    for k in range(MASK_BYTES):
+        sel[i, k] = obs[i, at + k]
+
+
+@nb.njit(cache=True)
+def step_all(
+    st, rngs, boards, marks, obs, final, sel, agent, actions, rewards, flags, term, cfg, tables
+) -> None:
+    """One action per env; ``flags`` columns: done, truncated, invalid."""
+    n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
+    cards, shop, nbr, o = tables[0], tables[1], tables[2], tables[3]
+    flat = o[O_FLAT]
+    scratch = np.empty(8, np.int16)
+    for i in range(st.shape[0]):
+        rewards[i, :] = 0
+        flags[i, :] = False
+        a = actions[i]
+        if cfg[CFG_VALIDATE] and not (0 <= a < N_ACTIONS and obs[i, flat + a]):
+            flags[i, 2] = True
+            continue
+        s = st[i]
+        apply(s, rngs[i], boards[s.board], a, cfg, cards, shop, nbr)
+        if s.done:
+            flags[i, 0] = True
+            flags[i, 1] = s.truncated != 0
+            for p in range(n_players):
+                rewards[i, p] = s.rewards[p]
+            write_obs(final[i], s, boards[s.board], scratch, FRESH, n_players, n_pawns, omni, tables)
+            term[i, 0] = s.turn
+            term[i, 1] = s.truncated
+            term[i, 2] = n_players
+            for p in range(4):
+                for c in range(len(STAT_NAMES)):
+                    term[i, 3 + p * len(STAT_NAMES) + c] = s.stats[p, c]
+            _start(i, s.episode + 1, st, rngs, boards, marks, obs, cfg, tables)
+        else:
+            mode = MOVER if s.player == s.viewer else VIEWER
+            s.viewer = s.player
+            write_obs(obs[i], s, boards[s.board], marks[i], mode, n_players, n_pawns, omni, tables)
+        _select(i, st, obs, sel, agent, o)
+
+
+@nb.njit(cache=True)
+def sample_all(masks, rngs, actions) -> None:
+    """Uniform over each env's legal flat actions (``PASS`` if none), as :class:`..vec.VecSampler`."""
+    for i in range(masks.shape[0]):
+        count = 0
+        for a in range(N_ACTIONS):
+            count += masks[i, a]
+        if count == 0:
+            actions[i] = N_ACTIONS - 1
+            continue
+        pick = randbelow(rngs[i], count)
+        for a in range(N_ACTIONS):
+            if masks[i, a]:
+                if pick == 0:
+                    actions[i] = a
+                    break
+                pick -= 1
+
+
+@nb.njit(cache=True)
+def seed_all(rngs, seed: int) -> None:
+    for i in range(rngs.shape[0]):
+        seed_rng(rngs[i], np.uint64(seed + i))
+
+
+def heads_to_flat_batch(actions: np.ndarray, phases: np.ndarray) -> np.ndarray:
+    """:func:`..actions.heads_to_flat` over a batch of five-head records (vectorised)."""
+    removal = np.where((phases == PAY_DISCARD) | (phases == BUYING), DISCARD, REMOVE)
+    out = np.full(len(actions), PASS, np.int32)
+    for head, base in (
+        ("remove", removal),
+        ("get_from_shop", SHOP),
+        ("move", MOVE),
+        ("play_special", SPECIAL),
+        ("play", PLAY),
+    ):  # lowest precedence first, so higher heads overwrite
+        v = actions[head].astype(np.int32)
+        out = np.where(v > 0, base + v - 1, out)
+    return out
+
+
+class CpuVecEnv(VecEnv):
+    """:class:`..vec.VecEnv` stepped by the numba engine (no caves variant, no ``games`` list)."""
+
+    def __init__(
+        self,
+        n: int | None = None,
+        validate: bool = True,
+        omniscient: bool = False,
+        pool_size: int | None = None,
+    ) -> None:
+        super().__init__(n, validate, omniscient, pool_size)
+        n = self.num_envs
+        self.state = np.zeros(n, STATE_DTYPE)
+        self.rngs = np.zeros((n, 2), np.uint64)
+        self.marks = np.full((n, 8), -1, np.int16)
+        self.flags = np.zeros((n, 3), np.bool_)
+        self.dones, self.truncations, self.invalid = self.flags[:, 0], self.flags[:, 1], self.flags[:, 2]
+        self.term = np.zeros((n, TERM_COLS), np.int64)
+        self.cfg = np.zeros(6, np.int64)
+        self.boards: np.ndarray | None = None
+        self._raw = self.observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
+        self._final_raw = self.final_observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
+        self._sel_raw = self.selected_action_masks.view(np.uint8).reshape(n, MASK_BYTES)
+
+    def reset(
+        self,
+        seed: int = 0,
+        n_players: int = 4,
+        n_pieces: int = 3,
+        difficulty: Difficulty | int | str = Difficulty.EASY,
+        max_turns: int = 1000,
+        render: bool = False,
+        *,
+        max_steps: int | None = None,
+        layout: str = "linear",
+        caves: bool = False,
+    ) -> None:
+        if caves:
+            raise ValueError("the cpu backend has no caves variant; use backend='python'")
+        super().reset(
+            seed, n_players, n_pieces, difficulty, max_turns, render, max_steps=max_steps, layout=layout
+        )
+
+    def _start_games(self) -> None:
+        assert self.pool is not None
+        self.boards = self.pool.arrays()
+        n_players = self._params["n_players"]
+        if n_players not in (2, 3, 4):
+            raise ValueError(f"n_players must be 2, 3 or 4, got {n_players!r}")
+        self.cfg[:] = (
+            n_players,
+            2 if n_players == 2 else 1,
+            self._params["max_turns"],
+            self.validate,
+            self.omniscient,
+            self.pool.size,
+        )
+        self.observations[:] = np.zeros((), OBS_DTYPE)
+        start_all(
+            self.state,
+            self.rngs,
+            self.boards,
+            self.marks,
+            self._raw,
+            self._sel_raw,
+            self.agent_selection,
+            self.cfg,
+            tables().args(),
+        )
+
+    def _observe(self, i: int) -> None:
+        """Observations are written by the kernels."""
+
+    def step(self, actions: np.ndarray) -> None:
+        if self.boards is None:
+            raise RuntimeError("call reset() before step()")
+        if actions.dtype.names is not None:
+            actions = heads_to_flat_batch(actions, self.state["phase"])
+        step_all(
+            self.state,
+            self.rngs,
+            self.boards,
+            self.marks,
+            self._raw,
+            self._final_raw,
+            self._sel_raw,
+            self.agent_selection,
+            np.asarray(actions, np.int64),
+            self.rewards,
+            self.flags,
+            self.term,
+            self.cfg,
+            tables().args(),
+        )
+        for i in np.flatnonzero(self.dones):
+            self._write_info(i)
+        for i in np.flatnonzero(self.invalid):
+            self.errors[i] = f"action {int(actions[i])} is not legal now (see the action mask)"
+        self.episodes[:] = self.state["episode"]
+
+    def _write_info(self, i: int) -> None:
+        t = self.term[i]
+        self.infos[i] = np.zeros((), INFO_DTYPE)
+        rec = self.infos[i]
+        rec["total_length"], rec["truncated"], rec["n_players"] = t[0], bool(t[1]), t[2]
+        stats = t[3:].reshape(MAX_PLAYERS, len(STAT_NAMES))
+        for p in range(int(t[2])):
+            rec["agents"][p]["returns"] = self.rewards[i, p]
+            for c, name in enumerate(STAT_NAMES):
+                rec["agents"][p][name] = stats[p, c]
+
+    def render(self, i: int = 0, mode: str = "text") -> Any:
+        raise NotImplementedError("render a cpu-backend env through backend='python' with the same seed")
+
+
+class CpuVecSampler(VecSampler):
+    """:class:`..vec.VecSampler` in numba: the same draws, so the same actions."""
+
+    def __init__(self, seed: int = 0, n: int | None = None) -> None:
+        n = self.n if n is None else n
+        self.actions = np.zeros(n, np.int32)
+        self.rng_state = np.zeros((n, 2), np.uint64)
+        seed_all(self.rng_state, seed)
+
+    def sample(self, masks: np.ndarray) -> np.ndarray:
+        sample_all(masks, self.rng_state, self.actions)
+        return self.actions
