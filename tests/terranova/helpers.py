@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from hexarena.games.terranova.geometry import distance_np, work_area
@@ -95,3 +96,39 @@ def check_executed(before, after, ex) -> None:
         for j in worked[c][worked[c] >= 0]:
             tile = frame[j + 1]
             assert after.tiles.owner[tile] == p and after.tiles.owner_city[tile] == c
+
+
+def flatten(s, tiles):
+    """Make ``tiles`` bare grassland flats (a controlled battlefield)."""
+    idx = jnp.asarray(np.asarray(tiles))
+    lay = s.layers._replace(
+        elevation=s.layers.elevation.at[idx].set(1),
+        terrain=s.layers.terrain.at[idx].set(1),
+        resource=s.layers.resource.at[idx].set(0),
+        natural_wonder=s.layers.natural_wonder.at[idx].set(0),
+        lake=s.layers.lake.at[idx].set(False),
+        cs_owner=s.layers.cs_owner.at[idx].set(0),
+    )
+    return s._replace(layers=lay, tiles=s.tiles._replace(feature=s.tiles.feature.at[idx].set(0)))
+
+
+def place_unit(s, p: int, slot: int, kind: str, tile: int):
+    u = s.units
+    return s._replace(
+        units=u._replace(
+            kind=u.kind.at[p, slot].set(load_tables().unit(kind)),
+            pos=u.pos.at[p, slot].set(tile),
+            hp=u.hp.at[p, slot].set(1.0),
+        )
+    )
+
+
+def attack_scores(target: int):
+    types = jnp.full((30, 19), -1.0).at[:, 18].set(1.0)
+    targets = jnp.zeros((30, 2772)).at[:, target].set(1.0)
+    return types, targets
+
+
+def clear_units(s):
+    u = s.units
+    return s._replace(units=u._replace(kind=jnp.zeros_like(u.kind), pos=jnp.full_like(u.pos, -1)))

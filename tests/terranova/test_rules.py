@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from helpers import attack_scores, clear_units, flatten, place_unit
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import grow, production_phase
 from hexarena.games.terranova.geometry import neighbors, work_area
@@ -90,7 +91,7 @@ def test_no_two_cities_start_the_same_wonder(game):
 
 def test_production_completes_a_unit_and_respects_the_settler_cap(game):
     m, s = game
-    s = found_city(_clear_units(s), P0, jnp.int32(m.starts[0]))
+    s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
     worker = BUILDING_SLOTS + TB.unit("worker") - 1
     scores = jnp.zeros((10, N_BUILDABLES)).at[:, worker].set(1.0)
     s2, chosen, _ = jax.jit(production_phase)(s, P0, scores, jnp.full(10, 100.0), jnp.zeros(10))
@@ -99,49 +100,13 @@ def test_production_completes_a_unit_and_respects_the_settler_cap(game):
     assert (kinds == TB.unit("worker")).sum() == 1 and int(s2.cities.constructing[0, 0]) == -1
 
 
-def _flatten(s, tiles):
-    """Make ``tiles`` bare grassland flats (a controlled battlefield)."""
-    idx = jnp.asarray(np.asarray(tiles))
-    lay = s.layers._replace(
-        elevation=s.layers.elevation.at[idx].set(1),
-        terrain=s.layers.terrain.at[idx].set(1),
-        resource=s.layers.resource.at[idx].set(0),
-        natural_wonder=s.layers.natural_wonder.at[idx].set(0),
-        lake=s.layers.lake.at[idx].set(False),
-        cs_owner=s.layers.cs_owner.at[idx].set(0),
-    )
-    return s._replace(layers=lay, tiles=s.tiles._replace(feature=s.tiles.feature.at[idx].set(0)))
-
-
-def _place_unit(s, p: int, slot: int, kind: str, tile: int):
-    u = s.units
-    return s._replace(
-        units=u._replace(
-            kind=u.kind.at[p, slot].set(TB.unit(kind)),
-            pos=u.pos.at[p, slot].set(tile),
-            hp=u.hp.at[p, slot].set(1.0),
-        )
-    )
-
-
-def _attack_scores(target: int):
-    types = jnp.full((30, 19), -1.0).at[:, 18].set(1.0)
-    targets = jnp.zeros((30, 2772)).at[:, target].set(1.0)
-    return types, targets
-
-
-def _clear_units(s):
-    u = s.units
-    return s._replace(units=u._replace(kind=jnp.zeros_like(u.kind), pos=jnp.full_like(u.pos, -1)))
-
-
 def test_melee_combat_uses_the_civ_formula_and_declares_war(game):
     m, s = game
     a = int(m.starts[0])
     b = int(neighbors()[a][0])
-    s = _flatten(s, [a, b])
-    s = _place_unit(_place_unit(_clear_units(s), 0, 0, "warrior", a), 1, 0, "warrior", b)
-    s2, cats, tgts = jax.jit(unit_phase)(s, P0, *_attack_scores(b))
+    s = flatten(s, [a, b])
+    s = place_unit(place_unit(clear_units(s), 0, 0, "warrior", a), 1, 0, "warrior", b)
+    s2, cats, tgts = jax.jit(unit_phase)(s, P0, *attack_scores(b))
     assert int(cats[0]) == 18 and int(tgts[0]) == b
     d, att = formulas.combat_damage(np.array(8.0), np.array(8.0), np.array(False))
     assert float(s2.units.hp[1, 0]) == pytest.approx(1 - d)
@@ -151,19 +116,19 @@ def test_melee_combat_uses_the_civ_formula_and_declares_war(game):
 
 def test_capital_is_sacked_and_other_city_is_captured(game):
     m, s = game
-    s = _clear_units(s)
+    s = clear_units(s)
     capital = int(m.starts[1])
     other = _land_far(m, capital, 5)
     s = found_city(found_city(s, P1, jnp.int32(capital)), P1, jnp.int32(other))
     s = s._replace(cities=s.cities._replace(hp=s.cities.hp.at[1].set(0.01)))
-    s = _flatten(s, [capital, other, *neighbors()[capital], *neighbors()[other]])
+    s = flatten(s, [capital, other, *neighbors()[capital], *neighbors()[other]])
     for target, slot in ((capital, 0), (other, 1)):
-        s = _place_unit(s, 0, slot, "swordsman", int(neighbors()[target][3]))
+        s = place_unit(s, 0, slot, "swordsman", int(neighbors()[target][3]))
     phase = jax.jit(unit_phase)
-    s_cap, *_ = phase(s, P0, *_attack_scores(capital))
+    s_cap, *_ = phase(s, P0, *attack_scores(capital))
     assert bool(s_cap.players.has_sacked[0, 1])
     assert bool(s_cap.cities.exists[1, 0]) and float(s_cap.cities.hp[1, 0]) == pytest.approx(1.33)
-    s_oth, *_ = phase(s, P0, *_attack_scores(other))
+    s_oth, *_ = phase(s, P0, *attack_scores(other))
     assert not bool(s_oth.cities.exists[1, 1])
     assert int(s_oth.cities.pos[0, 0]) == other and int(s_oth.tiles.owner[other]) == 0
 
@@ -171,9 +136,9 @@ def test_capital_is_sacked_and_other_city_is_captured(game):
 def test_worker_build_finishes_after_its_turns(game):
     m, s = game
     tile = int(work_area()[m.starts[0], 1])
-    s = _flatten(s, [int(m.starts[0]), tile])
-    s = found_city(_clear_units(s), P0, jnp.int32(m.starts[0]))
-    s = _place_unit(s, 0, 0, "worker", tile)
+    s = flatten(s, [int(m.starts[0]), tile])
+    s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
+    s = place_unit(s, 0, 0, "worker", tile)
     types = jnp.full((30, 19), -1.0).at[:, 2].set(1.0)  # farm
     s, cats, _ = jax.jit(unit_phase)(s, P0, types, jnp.zeros((30, 2772)))
     assert int(cats[0]) == 2

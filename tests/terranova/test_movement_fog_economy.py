@@ -1,0 +1,152 @@
+"""Movement costs, fog of war, borders, ranged combat, healing, happiness and domination."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from helpers import attack_scores, clear_units, flatten, place_unit
+from hexarena.games.terranova import formulas
+from hexarena.games.terranova.cities import production_phase
+from hexarena.games.terranova.geometry import distance_np, neighbors, work_area
+from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.state import map_layers
+from hexarena.games.terranova.step import domination_winner, empire_phase, new_game, update_fog
+from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
+from hexarena.games.terranova.units import found_city, heal_units, reachable, unit_phase
+from hexarena.games.terranova.world import occupancy
+
+TB = load_tables()
+P0 = jnp.int32(0)
+
+
+@pytest.fixture(scope="module")
+def arena():
+    """Player 0's warrior alone on a patch of grassland of radius 5."""
+    m = generate(1)
+    s = new_game(jax.tree_util.tree_map(jnp.asarray, map_layers(m)), jax.random.PRNGKey(0))
+    centre = int(m.starts[0])
+    patch = np.flatnonzero(distance_np(np.arange(2772), centre) <= 5)
+    s = place_unit(clear_units(flatten(s, patch)), 0, 0, "warrior", centre)
+    return s, centre
+
+
+@jax.jit
+def _reach(s):
+    return reachable(s, P0, jnp.int32(0), occupancy(s))
+
+
+def _ring(centre: int, k: int) -> set[int]:
+    return set(np.flatnonzero(distance_np(np.arange(2772), centre) == k).tolist())
+
+
+def test_open_ground_two_moves(arena):
+    s, centre = arena
+    reach = set(np.flatnonzero(np.asarray(_reach(s))).tolist())
+    assert reach == _ring(centre, 1) | _ring(centre, 2)
+
+
+def test_hills_cost_all_moves_and_mountains_block(arena):
+    s, centre = arena
+    ring1 = [int(t) for t in neighbors()[centre]]
+    elev = s.layers.elevation.at[jnp.asarray(ring1)].set(2).at[ring1[0]].set(3)
+    reach = set(
+        np.flatnonzero(np.asarray(_reach(s._replace(layers=s.layers._replace(elevation=elev))))).tolist()
+    )
+    assert reach == set(ring1[1:])  # a hill takes both moves; the mountain is out of bounds
+
+
+def test_roads_cost_a_third(arena):
+    s, centre = arena
+    path = [centre]
+    for _ in range(4):
+        path.append(int(neighbors()[path[-1]][0]))  # due east
+    road = s.tiles.road.at[jnp.asarray(path)].set(True)
+    reach = np.asarray(_reach(s._replace(tiles=s.tiles._replace(road=road))))
+    assert reach[path[3]] and reach[path[4]]  # 4 road steps cost 4/3 <= 2 moves
+    assert not np.asarray(_reach(s))[path[3]]  # three steps of open ground are too far
+
+
+def test_water_needs_sailing(arena):
+    s, centre = arena
+    wet = int(neighbors()[centre][2])
+    lay = s.layers._replace(
+        elevation=s.layers.elevation.at[wet].set(0), terrain=s.layers.terrain.at[wet].set(0)
+    )
+    dry = s._replace(layers=lay)
+    assert not bool(_reach(dry)[wet])
+    techs = dry.players.techs.at[0, TB.tech("sailing")].set(True)
+    assert bool(_reach(dry._replace(players=dry.players._replace(techs=techs)))[wet])
+
+
+def test_fog_sees_two_tiles_and_remembers(arena):
+    s, centre = arena
+    fog = jax.jit(update_fog)(s)
+    vis = np.asarray(fog.tiles.visibility[0])
+    assert set(np.flatnonzero(vis == 2).tolist()) == _ring(centre, 0) | _ring(centre, 1) | _ring(centre, 2)
+    moved = place_unit(fog, 0, 0, "warrior", int(neighbors()[neighbors()[neighbors()[centre][0]][0]][0]))
+    later = np.asarray(jax.jit(update_fog)(moved).tiles.visibility[0])
+    assert later[int(neighbors()[centre][3])] == 1  # seen before, out of sight now
+    assert ((vis == 0) | (later > 0)).all()
+
+
+def test_border_grows_by_one_adjacent_tile(arena):
+    s, centre = arena
+    s = found_city(s, P0, jnp.int32(centre))
+    cost = float(formulas.border_cost(np.array(1)))
+    s = s._replace(cities=s.cities._replace(culture=s.cities.culture.at[0, 0].set(cost + 0.5)))
+    out, _, _ = jax.jit(production_phase)(s, P0, jnp.zeros((10, N_BUILDABLES)), jnp.zeros(10), jnp.zeros(10))
+    before, after = np.asarray(s.tiles.owner) == 0, np.asarray(out.tiles.owner) == 0
+    new = np.flatnonzero(after & ~before)
+    assert len(new) == 1 and distance_np(new[0], centre) == 2
+    assert float(out.cities.culture[0, 0]) == pytest.approx(0.5, abs=1e-4)
+    assert int(out.cities.tiles_claimed[0, 0]) == 1
+
+
+def test_ranged_attack_costs_the_archer_nothing(arena):
+    s, centre = arena
+    target = int(work_area()[centre, 7])  # ring 2
+    s = place_unit(place_unit(s, 0, 0, "archer", centre), 1, 0, "warrior", target)
+    out, cats, _ = jax.jit(unit_phase)(s, P0, *attack_scores(target))
+    d, _ = formulas.combat_damage(np.array(7.0), np.array(8.0), np.array(True))
+    assert int(cats[0]) == 18
+    assert float(out.units.hp[1, 0]) == pytest.approx(1 - d) and float(out.units.hp[0, 0]) == 1.0
+    assert int(out.units.pos[0, 0]) == centre  # ranged units stay put
+
+
+def test_healing_skips_units_that_fought(arena):
+    s, _ = arena
+    u = s.units
+    s = s._replace(units=u._replace(hp=u.hp.at[0, 0].set(0.5).at[0, 1].set(0.5), kind=u.kind.at[0, 1].set(2)))
+    s = s._replace(units=s.units._replace(fought=s.units.fought.at[0, 1].set(True)))
+    out = jax.jit(heal_units)(s, P0)
+    assert float(out.units.hp[0, 0]) == pytest.approx(0.5 + TB.rules["heal_per_turn"])
+    assert float(out.units.hp[0, 1]) == pytest.approx(0.5)
+
+
+def test_happiness_counts_unique_luxuries(arena):
+    s, centre = arena
+    s = found_city(s, P0, jnp.int32(centre))
+    s = s._replace(cities=s.cities._replace(pop=s.cities.pop.at[0, 0].set(3)))
+    wine = TB.resource("wine")
+    tiles = [int(t) for t in neighbors()[centre][:2]]
+    plantation = TB.improvement_names.index("plantation")
+    lay = s.layers._replace(resource=s.layers.resource.at[jnp.asarray(tiles)].set(wine))
+    tl = s.tiles._replace(improvement=s.tiles.improvement.at[jnp.asarray(tiles)].set(plantation))
+    out = jax.jit(empire_phase)(s._replace(layers=lay, tiles=tl), P0, jnp.zeros(8))
+    # 8 base + 4 for one kind of luxury (two wine tiles count once) - 3 per city - 1 per citizen
+    assert float(out.players.happiness[0]) == pytest.approx(8 + 4 - 3 - 3)
+
+
+def test_domination_needs_every_rival_capital(arena):
+    s, _ = arena
+    pl = s.players._replace(ever_settled=s.players.ever_settled.at[0].set(True))
+    u = s.units._replace(kind=s.units.kind.at[:, 0].set(2))
+    s = s._replace(players=pl, units=u)
+    assert int(domination_winner(s)) == -1
+    sacked = pl.has_sacked.at[0, 1:].set(True)
+    assert int(domination_winner(s._replace(players=pl._replace(has_sacked=sacked)))) == 0
+    almost = pl.has_sacked.at[0, 1:5].set(True)
+    assert int(domination_winner(s._replace(players=pl._replace(has_sacked=almost)))) == -1
