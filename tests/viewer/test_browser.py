@@ -116,6 +116,10 @@ def test_regions_icons_edges_panels_and_hover(open_record, records, tmp_path):
     page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2)
     assert 3 <= step_of(page) <= 8
 
+    page.click("#key-sec summary")
+    key = page.locator("#map-key .key-name").all_text_contents()
+    assert {"mystery_bog", "forest", "troll_lair", "warrior", "river", "wall_of_fire"} <= set(key)
+
     page.hover(".cell[data-i='9']")
     tip = page.locator("#tip")
     assert tip.is_visible() and "cell 1,1" in tip.text_content() and "region" in tip.text_content()

@@ -147,6 +147,7 @@ function buildRecordViews() {
   renderHeader();
   document.getElementById("slider").max = String(View.model.snaps.length - 1);
   buildFogOptions();
+  buildMapKey();
   buildChart();
   buildLog();
 }

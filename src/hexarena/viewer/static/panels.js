@@ -144,6 +144,40 @@ function markChart() {
   View.chartCursor.setAttribute("x2", x);
 }
 
+/* --------------------------------------------------------------- map key --- */
+/** Every terrain, icon and edge kind the record uses, as drawn. */
+function buildMapKey() {
+  const terrains = new Set(), icons = new Map(), edges = new Set();
+  for (const st of View.data.steps) {
+    for (const c of st.delta.cells) {
+      if (c.terrain != null) terrains.add(String(c.terrain));
+      for (const x of Array.isArray(c.icons) ? c.icons : []) {
+        const spec = iconSpec(x, null);
+        if (!icons.has(spec.name)) icons.set(spec.name, spec.owner ? { ...spec, c: "#777" } : spec); // any owner
+      }
+    }
+    for (const e of Array.isArray(st.delta.edges) ? st.delta.edges : []) edges.add(String(e.kind));
+  }
+  const chip = (draw, name) => {
+    const svg = el("svg", { viewBox: "-8 -8 16 16", width: 16, height: 16 });
+    draw(svg);
+    return h("span", { className: "key-item" }, svg, h("span", { className: "key-name" }, name));
+  };
+  const items = [
+    ...[...terrains].sort().map((t) => chip((g) => el("polygon", { points: hexPoints(0.36), fill: terrainColour(t) }, g), t)),
+    ...[...icons.values()].sort((a, b) => a.name.localeCompare(b.name)).map((spec) => chip((g) => {
+      SHAPES[spec.s in SHAPES ? spec.s : "circle"](g, 5).setAttribute("fill", spec.c);
+      if (spec.t) el("text", { class: "icon-t", "font-size": spec.t.length > 1 ? 5.5 : 7 }, g).textContent = spec.t;
+    }, spec.name)),
+    ...[...edges].sort().map((kind) => chip((g) => {
+      const style = lookup(View.vocab.edges, kind) || { c: `hsl(${hashHue(kind)},50%,40%)`, w: 3 };
+      el("line", { x1: -7, y1: 0, x2: 7, y2: 0, stroke: style.c, "stroke-width": style.w }, g);
+    }, kind)),
+  ];
+  document.getElementById("map-key").replaceChildren(...items);
+  document.getElementById("key-sec").hidden = !items.length;
+}
+
 /* ------------------------------------------------------------------- log --- */
 /** Group turns.jsonl events by the step they lead to: the attempts (and fallbacks) before an
  * accepted move belong to that move's step. Without a log, the frames' own moves are listed. */
