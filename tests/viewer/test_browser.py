@@ -187,7 +187,7 @@ def test_bare_gzip_record_in_an_exported_page(page, records, tmp_path):
     page.wait_for_selector("body[data-ready='1']")
     page.keyboard.press("End")
     assert step_of(page) == 11 and count(page, ".entry") == 0
-    assert "no result yet" in page.text_content("#outcome")
+    assert page.text_content("#outcome") == "frames only (no moves log, no result)"
 
 
 def test_territory_borders_in_the_terra_nova_style(open_record, tmp_path):

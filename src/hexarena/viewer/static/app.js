@@ -157,7 +157,8 @@ function renderHeader() {
   document.title = `${View.vocab.title} · ${d.title} · hexarena replay`;
   document.getElementById("game").textContent = View.vocab.title;
   document.getElementById("title").textContent = d.title;
-  const out = res && res.outcome ? `${res.outcome.kind}: ${res.outcome.reason}` : "no result yet (running or crashed match)";
+  const out = res && res.outcome ? `${res.outcome.kind}: ${res.outcome.reason}`
+    : d.log.length ? "no result yet (running or crashed match)" : "frames only (no moves log, no result)";
   document.getElementById("outcome").textContent = out;
   const warn = document.getElementById("warnings");
   warn.replaceChildren(...(d.warnings || []).map((w) => h("div", {}, w)));
