@@ -146,14 +146,14 @@ class Tables:
 
 
 # ------------------------------------------------------------------------------- random ---
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", error_model="numpy")
 def mix64(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def randbelow(rng: np.ndarray, n: int) -> int:
     """``Rng.randbelow`` on ``rng = [mix64(seed), counter]`` (uint64), advancing the counter."""
     nn = np.uint64(n)
@@ -166,14 +166,14 @@ def randbelow(rng: np.ndarray, n: int) -> int:
             return int(x % nn)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def seed_rng(rng: np.ndarray, seed: np.uint64) -> None:
     rng[0] = mix64(seed)
     rng[1] = np.uint64(0)
 
 
 # ---------------------------------------------------------------------------- the rules ---
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _hand_total(s, p: int) -> int:
     t = 0
     for k in range(C.N_CARDS):
@@ -181,7 +181,7 @@ def _hand_total(s, p: int) -> int:
     return t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _draw(s, rng, p: int, n: int) -> None:
     z = s.zones
     for _ in range(n):
@@ -205,7 +205,7 @@ def _draw(s, rng, p: int, n: int) -> None:
                 break
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, cards, shop) -> None:
     """:func:`~..engine.new_game` on board record ``b`` with the given play seed."""
     seed_rng(rng, play_seed)
@@ -240,7 +240,7 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
         _draw(s, rng, p, C.HAND_SIZE)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _target(s, b, cell: int, d: int, nbr):
     """(target cell, blockade or -1, requirement kind, amount); kind NO_REQ if impassable."""
     n = nbr[cell, d]
@@ -252,7 +252,7 @@ def _target(s, b, cell: int, d: int, nbr):
     return n, -1, b.req_kind[n], b.req_amount[n]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _occupied(s, n_players: int, cell: int) -> bool:
     for p in range(n_players):
         for i in range(2):
@@ -261,7 +261,7 @@ def _occupied(s, n_players: int, cell: int) -> bool:
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _mask_moves(s, b, row, flat: int, n_players: int, n_pawns: int, free: bool, nbr) -> None:
     p = s.player
     for pawn in range(n_pawns):
@@ -281,7 +281,7 @@ def _mask_moves(s, b, row, flat: int, n_players: int, n_pawns: int, free: bool, 
             row[flat + MOVE + 6 * pawn + d] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def write_mask(s, b, row, flat: int, n_players: int, n_pawns: int, cards, shop, nbr) -> None:
     """:func:`~..engine.legal_mask` into the flat mask bytes of an observation row."""
     row[flat : flat + N_ACTIONS] = 0
@@ -322,13 +322,13 @@ def write_mask(s, b, row, flat: int, n_players: int, n_pawns: int, cards, shop, 
         row[flat + PASS] = phase == REMOVING
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _remove_card(s, p: int, k: int) -> None:
     s.removed[k] += 1
     s.stats[p, ST_REMOVED] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _retire_active(s, used: bool, cards) -> None:
     p = s.player
     for k in range(C.N_CARDS):
@@ -340,7 +340,7 @@ def _retire_active(s, used: bool, cards) -> None:
                 s.zones[p, PLAYED_Z, k] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _finish(s, n_players: int, n_pawns: int) -> None:
     best = -1
     for p in range(n_players):
@@ -357,7 +357,7 @@ def _finish(s, n_players: int, n_pawns: int) -> None:
     s.phase = DONE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _arrived(s, p: int, n_pawns: int) -> bool:
     for i in range(n_pawns):  # noqa: SIM110 (numba compiles no generator expressions)
         if s.pawns[p, i] != ARRIVED:
@@ -365,7 +365,7 @@ def _arrived(s, p: int, n_pawns: int) -> bool:
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _end_turn(s, rng, n_players: int, n_pawns: int, max_turns: int) -> None:
     p = s.player
     z = s.zones
@@ -389,7 +389,7 @@ def _end_turn(s, rng, n_players: int, n_pawns: int, max_turns: int) -> None:
         s.phase = DONE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _paid_one(s) -> None:
     s.pending -= 1
     if s.pending <= 0 or _hand_total(s, s.player) == 0:
@@ -397,7 +397,7 @@ def _paid_one(s) -> None:
         s.phase = MOVEMENT
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _move(s, rng, b, pawn: int, d: int, free: bool, cfg, cards, nbr) -> None:
     p = s.player
     n, g, kind, amount = _target(s, b, s.pawns[p, pawn], d, nbr)
@@ -430,7 +430,7 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, cfg, cards, nbr) -> None:
     s.pawns[p, pawn] = n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def apply(s, rng, b, a: int, cfg, cards, shop, nbr) -> None:
     """:func:`~..engine.step` without validation."""
     p = s.player

@@ -3,7 +3,8 @@
 Writes one ``OBS_DTYPE`` record viewed as raw bytes (offsets from :func:`.numba_engine.layout`).
 Modes: ``FRESH`` (a new game: zero the record, copy the board's static layers), ``VIEWER`` (the
 seat to act changed: every seat's zones are redrawn, with what is hidden from the new viewer),
-``MOVER`` (same seat: only its own zones changed). Each gives the bytes a fresh scalar write gives.
+``MOVER`` (same seat: only its own zones changed; pawns are redrawn only if ``moved``). Each
+gives the bytes a fresh scalar write gives.
 """
 
 from __future__ import annotations
@@ -45,8 +46,10 @@ MASK_BYTES = MASK_DTYPE.itemsize
 ZONE_BYTES = C.N_CARDS
 
 
-@nb.njit(cache=True)
-def write_obs(row, s, b, marked, mode: int, n_players: int, n_pawns: int, omniscient: bool, tables) -> None:
+@nb.njit(cache=True, error_model="numpy")
+def write_obs(
+    row, s, b, marked, mode: int, moved: bool, n_players: int, n_pawns: int, omniscient: bool, tables
+) -> None:
     """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``."""
     cards, shop, nbr, o, floats = tables
     me = s.player
@@ -57,19 +60,20 @@ def write_obs(row, s, b, marked, mode: int, n_players: int, n_pawns: int, omnisc
             row[base + c] = b.static_map[c]
         for c in range(N_CELLS):
             row[o[O_GUARD] + c] = b.guard[c]
-    else:
+    elif mode == VIEWER or moved:
         for j in range(8):
             if marked[j] >= 0:
                 row[base + marked[j] * 7] = 0
-    marked[:] = -1
-    m = 0
-    for p in range(n_players):
-        for i in range(n_pawns):
-            c = s.pawns[p, i]
-            if c != ARRIVED:
-                row[base + c * 7] = (p - me + n_players) % n_players + 1
-                marked[m] = c
-                m += 1
+    if mode != MOVER or moved:
+        marked[:] = -1
+        m = 0
+        for p in range(n_players):
+            for i in range(n_pawns):
+                c = s.pawns[p, i]
+                if c != ARRIVED:
+                    row[base + c * 7] = (p - me + n_players) % n_players + 1
+                    marked[m] = c
+                    m += 1
     row[o[O_PHASE]] = s.phase
     res = o[O_RES]
     for r in range(3):
@@ -131,5 +135,4 @@ def write_obs(row, s, b, marked, mode: int, n_players: int, n_pawns: int, omnisc
     for h in range(5):
         at = heads + o[O_HEAD_OFF + h]
         row[at] = 1
-        for k in range(sizes[h]):
-            row[at + 1 + k] = row[flat + starts[h] + k]
+        row[at + 1 : at + 1 + sizes[h]] = row[flat + starts[h] : flat + starts[h] + sizes[h]]

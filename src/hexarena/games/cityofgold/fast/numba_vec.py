@@ -52,7 +52,7 @@ def tables() -> Tables:
     return _TABLES
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _start(i: int, k: int, st, rngs, boards, marks, obs, cfg, tables) -> None:
     """Env ``i``'s ``k``-th game from the pool schedule (see :mod:`.boards`), freshly observed."""
     cards, shop = tables[0], tables[1]
@@ -67,32 +67,32 @@ def _start(i: int, k: int, st, rngs, boards, marks, obs, cfg, tables) -> None:
     s.episode = k
     new_game(s, rngs[i], boards[j], seed, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cards, shop)
     s.viewer = s.player
-    write_obs(
-        obs[i], s, boards[j], marks[i], FRESH, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT], tables
-    )
+    n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
+    write_obs(obs[i], s, boards[j], marks[i], FRESH, True, n_players, n_pawns, omni, tables)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def start_all(st, rngs, boards, marks, obs, sel, agent, cfg, tables) -> None:
     for i in range(st.shape[0]):
         _start(i, 0, st, rngs, boards, marks, obs, cfg, tables)
         _select(i, st, obs, sel, agent, tables[3])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _select(i: int, st, obs, sel, agent, o) -> None:
     me = st[i].player
     agent[i] = me
     at = o[O_PD] + me * o[O_PD_SIZE] + o[O_HEADS]
-    for k in range(MASK_BYTES):
-        sel[i, k] = obs[i, at + k]
+    sel[i, :] = obs[i, at : at + MASK_BYTES]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def step_all(
     st, rngs, boards, marks, obs, final, sel, agent, actions, rewards, flags, term, cfg, tables
-) -> None:
-    """One action per env; ``flags`` columns: done, truncated, invalid."""
+) -> int:
+    """One action per env; ``flags`` columns: done, truncated, invalid. Returns how many envs
+    finished or refused their action (the host has work to do only then)."""
+    events = 0
     n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
     cards, shop, nbr, o = tables[0], tables[1], tables[2], tables[3]
     flat = o[O_FLAT]
@@ -103,15 +103,17 @@ def step_all(
         a = actions[i]
         if cfg[CFG_VALIDATE] and not (0 <= a < N_ACTIONS and obs[i, flat + a]):
             flags[i, 2] = True
+            events += 1
             continue
         s = st[i]
         apply(s, rngs[i], boards[s.board], a, cfg, cards, shop, nbr)
         if s.done:
+            events += 1
             flags[i, 0] = True
             flags[i, 1] = s.truncated != 0
             for p in range(n_players):
                 rewards[i, p] = s.rewards[p]
-            write_obs(final[i], s, boards[s.board], scratch, FRESH, n_players, n_pawns, omni, tables)
+            write_obs(final[i], s, boards[s.board], scratch, FRESH, True, n_players, n_pawns, omni, tables)
             term[i, 0] = s.turn
             term[i, 1] = s.truncated
             term[i, 2] = n_players
@@ -122,11 +124,14 @@ def step_all(
         else:
             mode = MOVER if s.player == s.viewer else VIEWER
             s.viewer = s.player
-            write_obs(obs[i], s, boards[s.board], marks[i], mode, n_players, n_pawns, omni, tables)
+            write_obs(
+                obs[i], s, boards[s.board], marks[i], mode, MOVE <= a < SHOP, n_players, n_pawns, omni, tables
+            )
         _select(i, st, obs, sel, agent, o)
+    return events
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def sample_all(masks, rngs, actions) -> None:
     """Uniform over each env's legal flat actions (``PASS`` if none), as :class:`..vec.VecSampler`."""
     for i in range(masks.shape[0]):
@@ -145,7 +150,7 @@ def sample_all(masks, rngs, actions) -> None:
                 pick -= 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def seed_all(rngs, seed: int) -> None:
     for i in range(rngs.shape[0]):
         seed_rng(rngs[i], np.uint64(seed + i))
@@ -164,7 +169,7 @@ def heads_to_flat_batch(actions: np.ndarray, phases: np.ndarray) -> np.ndarray:
     ):  # lowest precedence first, so higher heads overwrite
         v = actions[head].astype(np.int32)
         out = np.where(v > 0, base + v - 1, out)
-    return out
+    return out.astype(np.int32)
 
 
 class CpuVecEnv(VecEnv):
@@ -190,6 +195,7 @@ class CpuVecEnv(VecEnv):
         self._raw = self.observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
         self._final_raw = self.final_observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
         self._sel_raw = self.selected_action_masks.view(np.uint8).reshape(n, MASK_BYTES)
+        self._tables = tables().args()
 
     def reset(
         self,
@@ -234,7 +240,7 @@ class CpuVecEnv(VecEnv):
             self._sel_raw,
             self.agent_selection,
             self.cfg,
-            tables().args(),
+            self._tables,
         )
 
     def _observe(self, i: int) -> None:
@@ -245,7 +251,9 @@ class CpuVecEnv(VecEnv):
             raise RuntimeError("call reset() before step()")
         if actions.dtype.names is not None:
             actions = heads_to_flat_batch(actions, self.state["phase"])
-        step_all(
+        elif actions.dtype != np.int32:  # one compiled signature: int32 actions
+            actions = np.asarray(actions, np.int32)
+        events = step_all(
             self.state,
             self.rngs,
             self.boards,
@@ -254,13 +262,15 @@ class CpuVecEnv(VecEnv):
             self._final_raw,
             self._sel_raw,
             self.agent_selection,
-            np.asarray(actions, np.int64),
+            actions,
             self.rewards,
             self.flags,
             self.term,
             self.cfg,
-            tables().args(),
+            self._tables,
         )
+        if not events:
+            return
         for i in np.flatnonzero(self.dones):
             self._write_info(i)
         for i in np.flatnonzero(self.invalid):

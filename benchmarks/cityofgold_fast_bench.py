@@ -1,0 +1,117 @@
+"""City of Gold batched engines: the numba CPU backend next to ``city-of-gold`` 0.0.3, in one run.
+
+Same setting for both: 4 players, 3 pieces, EASY, a 1,000-turn cap, uniform random legal actions
+(hexarena: uniform over the legal flat actions; 0.0.3: its own per-head sampler), ``n`` envs
+stepped sequentially from Python one env-step at a time (``sample`` + ``step`` per step, both
+sides). Env-steps per second are summed over the envs. Runs alternate between the two packages
+and the median of ``--repeats`` runs is reported, so a machine shared with other work affects
+both alike; the load average is printed.
+
+    python benchmarks/cityofgold_fast_bench.py                       # CPU: 16 and 256 envs
+    python benchmarks/cityofgold_fast_bench.py --jax 1024,4096        # also the JAX backend
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+SETTING = {"n_players": 4, "n_pieces": 3, "max_turns": 1000}
+
+
+def timed(run_batch: Callable[[], int], seconds: float) -> float:
+    """Steps per second of ``run_batch`` (which returns the steps it made), after a short warm-up."""
+    end = time.perf_counter() + 0.3
+    while time.perf_counter() < end:
+        run_batch()
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += run_batch()
+    return steps / (time.perf_counter() - start)
+
+
+def hexarena_cpu(n: int, seconds: float) -> float:
+    from hexarena.games.cityofgold import get_runner, get_vec_env, get_vec_sampler
+
+    envs, samplers = get_vec_env(n, "cpu")(validate=False), get_vec_sampler(n, "cpu")(0)
+    runner = get_runner(n)(envs, samplers, 1)
+    envs.reset(0, SETTING["n_players"], SETTING["n_pieces"], "easy", SETTING["max_turns"], False)
+
+    def batch() -> int:
+        for _ in range(100):
+            runner.sample()
+            runner.step_sync()
+        return 100 * n
+
+    return timed(batch, seconds)
+
+
+def package(n: int, seconds: float, threads: int = 1) -> float | None:
+    """0.0.3's vec runner; sequential with one thread, its worker threads otherwise."""
+    try:
+        import city_of_gold
+    except ImportError:
+        return None
+    runner = city_of_gold.vec.get_runner(n)(threads)
+    runner.make_samplers(0)
+    envs = runner.get_envs()
+    difficulty = city_of_gold.Difficulty.EASY
+    envs.reset(0, SETTING["n_players"], SETTING["n_pieces"], difficulty, SETTING["max_turns"], False)
+    if threads > 1:
+        runner.start_workers()
+        sample, step = runner.sample, runner.step
+    else:
+        sample, step = runner.sample_seq, runner.step_seq
+
+    def batch() -> int:
+        for _ in range(100):
+            sample()
+            step()
+        return 100 * n
+
+    return timed(batch, seconds)
+
+
+def compare_cpu(sizes: list[int], seconds: float, repeats: int) -> None:
+    print(f"load average before: {os.getloadavg()}, cpus: {os.cpu_count()}")
+    for n in sizes:
+        ours, theirs = [], []
+        for _ in range(repeats):
+            ours.append(hexarena_cpu(n, seconds))
+            got = package(n, seconds)
+            if got is not None:
+                theirs.append(got)
+        a = statistics.median(ours)
+        line = f"n={n:4d}  hexarena cpu (numba): {a:12,.0f} env-steps/s"
+        if theirs:
+            b = statistics.median(theirs)
+            line += f"   city-of-gold 0.0.3: {b:12,.0f} env-steps/s   ratio {a / b:.2f}"
+        else:
+            line += "   city-of-gold 0.0.3: not installed (make bench installs it)"
+        print(line, flush=True)
+    print(f"load average after: {os.getloadavg()}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--envs", default="16,256", help="comma-separated CPU batch sizes")
+    parser.add_argument("--jax", default="", help="comma-separated JAX batch sizes (empty: skip)")
+    parser.add_argument("--jax-steps", type=int, default=100, help="steps per jitted lax.scan rollout")
+    args = parser.parse_args(argv or [])
+    print(f"setting: {SETTING}, EASY, uniform random legal actions, sequential stepping")
+    compare_cpu([int(n) for n in args.envs.split(",") if n], args.seconds, args.repeats)
+    if args.jax:
+        from benchmarks.cityofgold_jax_bench import report_jax
+
+        report_jax([int(n) for n in args.jax.split(",")], args.jax_steps, args.repeats)
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
