@@ -1,7 +1,7 @@
 """Read a match record into the data the replay page draws.
 
 The page gets the frame *deltas* as written (see :mod:`hexarena.core.frames`) and decodes them
-itself: a 300-step record of a 42x66 map stays a few hundred kilobytes instead of 300 full maps.
+itself: only what changed travels, not 300 full maps of a 300-step record.
 
 Records are read leniently, because people watch matches that are still running or crashed:
 only the frames file is required (``frames.jsonl`` or Terra Nova's ``frames.jsonl.gz``); a

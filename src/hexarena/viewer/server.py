@@ -38,15 +38,22 @@ class ViewerServer(ThreadingHTTPServer):
 
     def data(self) -> tuple[str, bytes]:
         """The record's data as JSON and its ETag, rebuilt only when a file of the record changed."""
-        folder = self.record_dir if self.record_dir.is_dir() else self.record_dir.parent
-        key = sorted(
-            (p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir() if p.is_file()
-        )
+        key = self._files_key()
         with self._lock:
             if self._cache is None or self._cache[0] != key:
                 etag = '"' + hashlib.sha1(repr(key).encode()).hexdigest()[:16] + '"'
                 self._cache = (key, etag, data_json(load_view_data(self.record_dir)))
             return self._cache[1], self._cache[2]
+
+    def _files_key(self) -> list[tuple[str, int, int]]:
+        """Name, modification time and size of the record's files (a file that vanishes is skipped)."""
+        folder = self.record_dir if self.record_dir.is_dir() else self.record_dir.parent
+        key = []
+        for path in folder.iterdir():
+            with suppress(OSError):
+                st = path.stat()
+                key.append((path.name, st.st_mtime_ns, st.st_size))
+        return sorted(key)
 
     @property
     def url(self) -> str:
