@@ -198,7 +198,9 @@ def replay(
 
 @app.command()
 def view(
-    record: Annotated[Path, typer.Argument(help="A match record directory.")],
+    record: Annotated[
+        Path, typer.Argument(help="A match record directory or a frames file (.jsonl / .jsonl.gz).")
+    ],
     export: Annotated[
         Path | None, typer.Option(help="Write one self-contained HTML file instead of serving.")
     ] = None,

@@ -11,7 +11,8 @@ draw, as a JSON-safe dict::
          "owner": "red" | None,           # a role, coloured per player
          "region": 17,                    # optional: cells sharing a region are outlined together
          "label": "3",                    # optional short text drawn in the hex
-         "icons": ["mountain", "troll_lair"],  # optional symbols
+         "icons": ["mountain", "troll_lair"],  # optional symbols: "name", "name:role" (a unit of
+                                          # that role) or {"name", "owner", "label"}
          "fog": {"red": 0|1|2},           # optional: per-role 0 never seen, 1 seen, 2 visible
          "info": {...}}                   # optional details shown on hover
       ],
