@@ -1,4 +1,5 @@
-"""Movement costs, fog of war, borders, ranged combat, healing, happiness and domination."""
+"""Movement costs, fog of war, borders, ranged combat and captures, healing, roads and gold,
+happiness and domination."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from hexarena.games.terranova.cities import production_phase
 from hexarena.games.terranova.geometry import distance_np, neighbors, work_area
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.state import map_layers
-from hexarena.games.terranova.step import domination_winner, empire_phase, new_game, update_fog
+from hexarena.games.terranova.step import (
+    connected_to_capital,
+    domination_winner,
+    empire_phase,
+    new_game,
+    road_gold,
+    update_fog,
+)
 from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
 from hexarena.games.terranova.units import found_city, heal_units, reachable, unit_phase
 from hexarena.games.terranova.world import occupancy
@@ -150,3 +158,40 @@ def test_domination_needs_every_rival_capital(arena):
     assert int(domination_winner(s._replace(players=pl._replace(has_sacked=sacked)))) == 0
     almost = pl.has_sacked.at[0, 1:5].set(True)
     assert int(domination_winner(s._replace(players=pl._replace(has_sacked=almost)))) == -1
+
+
+def test_melee_captures_a_lone_civilian(arena):
+    s, centre = arena
+    target = int(neighbors()[centre][0])
+    s = place_unit(s, 1, 0, "settler", target)
+    out, cats, _ = jax.jit(unit_phase)(s, P0, *attack_scores(target))
+    assert int(cats[0]) == 18 and int(out.units.kind[1, 0]) == 0
+    mine = np.asarray(out.units.kind[0])
+    assert (mine == TB.unit("worker")).sum() == 1
+    worker = int(np.flatnonzero(mine == TB.unit("worker"))[0])
+    assert int(out.units.pos[0, worker]) == target and int(out.units.pos[0, 0]) == target
+
+
+def test_ranged_units_do_not_shoot_lone_civilians(arena):
+    s, centre = arena
+    target = int(work_area()[centre, 7])
+    s = place_unit(place_unit(s, 0, 0, "archer", centre), 1, 0, "worker", target)
+    _, cats, _ = jax.jit(unit_phase)(s, P0, *attack_scores(target))
+    assert int(cats[0]) != 18
+
+
+def test_roads_join_cities_to_the_capital(arena):
+    s, centre = arena
+    path = [centre]
+    for _ in range(4):
+        path.append(int(neighbors()[path[-1]][0]))
+    s = found_city(found_city(s, P0, jnp.int32(centre)), P0, jnp.int32(path[4]))
+    gold = jax.jit(road_gold)
+    joined = s._replace(tiles=s.tiles._replace(road=s.tiles.road.at[jnp.asarray(path)].set(True)))
+    assert np.asarray(jax.jit(connected_to_capital)(joined, P0)).tolist()[:2] == [False, True]
+    owned_roads = int((np.asarray(joined.tiles.owner)[path[1:4]] == 0).sum())
+    income = float(formulas.connection_gold(np.array(1), np.array(1)))
+    assert income == pytest.approx(1.1 + 0.15 - 1)
+    assert float(gold(joined, P0)) == pytest.approx(income - owned_roads)
+    broken = joined._replace(tiles=joined.tiles._replace(road=joined.tiles.road.at[path[2]].set(False)))
+    assert not bool(jax.jit(connected_to_capital)(broken, P0)[1])

@@ -25,6 +25,7 @@ from hexarena.games.terranova.tables import (
     SCIENCE,
     load_tables,
 )
+from hexarena.games.terranova.units import spawn_unit
 from hexarena.games.terranova.world import (
     const,
     gather,
@@ -175,29 +176,6 @@ def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array) -> GameState:
     )
 
 
-def _spawn(
-    state: GameState, p: jax.Array, kind: jax.Array, pos: jax.Array, go: jax.Array
-) -> tuple[GameState, jax.Array]:
-    u = state.units
-    slot = jnp.argmin(u.kind[p] > 0)
-    put = go & (u.kind[p, slot] == 0)
-
-    def setv(arr: jax.Array, value: jax.Array | float | int) -> jax.Array:
-        return arr.at[p, slot].set(jnp.where(put, jnp.asarray(value, arr.dtype), arr[p, slot]))
-
-    return state._replace(
-        units=u._replace(
-            kind=setv(u.kind, kind),
-            pos=setv(u.pos, pos),
-            moves=setv(u.moves, 0.0),
-            hp=setv(u.hp, 1.0),
-            engaged_turns=setv(u.engaged_turns, 0),
-            engaged_action=setv(u.engaged_action, -1),
-            fought=setv(u.fought, False),
-        )
-    ), put
-
-
 def production_phase(
     state: GameState, p: jax.Array, build_scores: jax.Array, prod_yield: jax.Array, culture_yield: jax.Array
 ) -> tuple[GameState, jax.Array, jax.Array]:
@@ -243,7 +221,7 @@ def production_phase(
         here = c.pos[p, cs]
         spot = jnp.maximum(here, 0)
         blocked = jnp.where(is_military(utype), occ.military[spot] >= 0, occ.civilian[spot] >= 0)
-        st, placed = _spawn(st, p, utype, here, done & is_unit & ~blocked)
+        st, placed = spawn_unit(st, p, utype, here, done & is_unit & ~blocked)
         finished = done & (~is_unit | placed)
         c = st.cities
         new_b = c.buildings[p, cs] | ((jnp.arange(BUILDING_SLOTS) == item) & finished & ~is_unit)

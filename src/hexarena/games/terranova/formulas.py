@@ -77,6 +77,16 @@ def unit_upkeep(n_units: Array, turn: Array) -> Array:
     )
 
 
+def connection_gold(pop: Array, capital_pop: Array) -> Array:
+    """Gold a city joined to its capital by road earns: pop x 1.1 + capital pop x 0.15 - 1."""
+    r = load_tables().rules
+    return (
+        r["connection_gold_per_pop"] * pop
+        + r["connection_gold_per_capital_pop"] * capital_pop
+        + r["connection_gold_base"]
+    )
+
+
 def score(cities: Array, pop: Array, tiles: Array, wonders: Array, techs: Array) -> Array:
     """LekMod-style score of stage 1 (policies, great works and tenets come in later stages)."""
     w = load_tables().rules["score_weights"]

@@ -33,13 +33,47 @@ def choose_research(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[
     return state._replace(players=pl._replace(researching=pl.researching.at[p].set(researching))), pick
 
 
+def connected_to_capital(state: GameState, p: jax.Array) -> jax.Array:
+    """(10,) cities of ``p`` joined to its capital by roads (city tiles count as road)."""
+    tb = load_tables()
+    c, t = state.cities, state.tiles
+    cities_at = (
+        jnp.zeros(t.road.shape[0] + 1, bool).at[jnp.where(c.exists[p], c.pos[p], t.road.shape[0])].set(True)
+    )
+    network = t.road | cities_at[:-1]
+    capital = jnp.where(c.exists[p] & c.capital[p], c.pos[p], t.road.shape[0])
+    reached = jnp.zeros(t.road.shape[0] + 1, bool).at[capital].set(True)[:-1]
+    nb = neighbor_table()
+
+    def spread(_: int, r: jax.Array) -> jax.Array:
+        return r | (network & jnp.where(nb >= 0, r[jnp.maximum(nb, 0)], False).any(1))
+
+    reached = jax.lax.fori_loop(0, tb.rules["connection_search_steps"], spread, reached)
+    return c.exists[p] & ~c.capital[p] & reached[jnp.maximum(c.pos[p], 0)]
+
+
+def road_gold(state: GameState, p: jax.Array) -> jax.Array:
+    """City connections earn gold; roads inside the borders outside city tiles cost upkeep."""
+    tb = load_tables()
+    c, t = state.cities, state.tiles
+    capital_pop = jnp.max(jnp.where(c.capital[p], c.pop[p], 0))
+    income = jnp.where(
+        connected_to_capital(state, p), formulas.connection_gold(c.pop[p], capital_pop), 0.0
+    ).sum()
+    city_tiles = (
+        jnp.zeros(t.road.shape[0] + 1, bool).at[jnp.where(c.exists, c.pos, t.road.shape[0])].set(True)
+    )
+    roads = (t.road & (t.owner == p) & ~city_tiles[:-1]).sum()
+    return income - tb.rules["road_upkeep"] * roads
+
+
 def empire_phase(state: GameState, p: jax.Array, empire: jax.Array) -> GameState:
-    """Gold and upkeep (a deficit comes out of science), research progress, happiness."""
+    """Gold, roads and upkeep (a deficit comes out of science), research progress, happiness."""
     tb = load_tables()
     pl, c = state.players, state.cities
     n_units = (state.units.kind[p] > 0).sum()
     upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() + formulas.unit_upkeep(n_units, state.turn)
-    gold = pl.gold[p] + empire[GOLD] - upkeep
+    gold = pl.gold[p] + empire[GOLD] + road_gold(state, p) - upkeep
     science = jnp.maximum(empire[SCIENCE] + jnp.minimum(gold, 0.0), 0.0)
     gold = jnp.maximum(gold, 0.0)
     stock = pl.science[p] + science

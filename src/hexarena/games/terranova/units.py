@@ -136,12 +136,14 @@ def attack_targets(
     tb = load_tables()
     kind = state.units.kind[p, slot].astype(jnp.int32)
     rng = const(tb.unit_range)[kind]
-    enemy_unit = ((occ.military >= 0) & (occ.military // MAX_UNITS != p)) | (
-        (occ.civilian >= 0) & (occ.civilian // MAX_UNITS != p)
-    )
+    enemy_military = (occ.military >= 0) & (occ.military // MAX_UNITS != p)
+    enemy_civilian = (occ.civilian >= 0) & (occ.civilian // MAX_UNITS != p)
     enemy_city = (occ.city_owner >= 0) & (occ.city_owner != p)
+    melee = const(tb.unit_ranged)[kind] == 0  # ranged units cannot shoot at a lone civilian
     in_range = (dist >= 1) & (dist <= rng)
-    return in_range & (enemy_unit | enemy_city) & is_military(kind) & (kind > 0)
+    return (
+        in_range & (enemy_military | enemy_city | (enemy_civilian & melee)) & is_military(kind) & (kind > 0)
+    )
 
 
 def _remove_unit(state: GameState, q: jax.Array, s: jax.Array, gone: jax.Array) -> GameState:
@@ -161,6 +163,30 @@ def _remove_unit(state: GameState, q: jax.Array, s: jax.Array, gone: jax.Array) 
             engaged_action=clear(u.engaged_action, -1),
         )
     )
+
+
+def spawn_unit(
+    state: GameState, p: jax.Array, kind: jax.Array, pos: jax.Array, go: jax.Array
+) -> tuple[GameState, jax.Array]:
+    """A new unit of ``p`` in its first free slot where ``go``; also says whether it was placed."""
+    u = state.units
+    slot = jnp.argmin(u.kind[p] > 0)
+    put = go & (u.kind[p, slot] == 0)
+
+    def setv(arr: jax.Array, value: jax.Array | float | int) -> jax.Array:
+        return arr.at[p, slot].set(jnp.where(put, jnp.asarray(value, arr.dtype), arr[p, slot]))
+
+    return state._replace(
+        units=u._replace(
+            kind=setv(u.kind, kind),
+            pos=setv(u.pos, pos),
+            moves=setv(u.moves, 0.0),
+            hp=setv(u.hp, 1.0),
+            engaged_turns=setv(u.engaged_turns, 0),
+            engaged_action=setv(u.engaged_action, -1),
+            fought=setv(u.fought, False),
+        )
+    ), put
 
 
 def _move(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array) -> GameState:
@@ -314,7 +340,7 @@ def _combat(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, 
     pl = state.players
     war = pl.at_war.at[p, victim].set(True).at[victim, p].set(True)
     state = state._replace(players=pl._replace(at_war=war))
-    # Damage to a defending unit (a civilian alone dies at once).
+    # Damage to a defending unit; a civilian alone is captured (a settler becomes a worker).
     u = state.units
     unit_hp = u.hp[uq, us] - jnp.where(vs_civ, 1.0, to_def)
     hit_unit = ~vs_city
@@ -322,6 +348,8 @@ def _combat(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, 
         units=u._replace(hp=u.hp.at[uq, us].set(jnp.where(hit_unit, unit_hp, u.hp[uq, us])))
     )
     state = _remove_unit(state, uq, us, hit_unit & (unit_hp <= 0))
+    worker = jnp.asarray(tb.unit("worker"), jnp.int8)
+    state, _ = spawn_unit(state, p, worker, target, vs_civ)
     # Damage to a city; a melee blow at zero takes it (a capital is sacked instead).
     c = state.cities
     city_hp = c.hp[cq, cs] - to_def
@@ -371,7 +399,7 @@ def unit_phase(
     def act(st: GameState, xs: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[GameState, jax.Array]:
         slot, tscore, hscore = xs
         kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
-        idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0)
+        idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0) & (st.units.moves[p, slot] > 0)
         occ = occupancy(st)
         dist = distance_from(jnp.maximum(pos, 0))
         reach = reachable(st, p, slot, occ)
