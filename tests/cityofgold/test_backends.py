@@ -114,3 +114,23 @@ def test_scalar_play_seed_keeps_rules_and_observation():
     assert g.course == new_game(3).course
     step(g, N_ACTIONS - 1)
     assert observe(g)["action_mask"].tolist() == legal_mask(g)
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_jax_backend_equals_scalar(n_players):
+    """Same settings for every case but the player count (few compiled shapes); the bot wins
+    some games, the eager player plays specials, the turn cap forces auto-resets."""
+    pytest.importorskip("jax")
+    seen = run_side_by_side(
+        "jax",
+        4,
+        500,
+        seed=n_players,
+        bots=1,
+        eager=1,
+        illegal_every=50,
+        n_players=n_players,
+        n_pieces=1,
+        max_turns=60,
+    )
+    assert seen["truncated"] + seen["won"] >= 2 and seen["special"] and seen["invalid"] >= 5

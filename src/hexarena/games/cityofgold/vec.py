@@ -23,8 +23,9 @@ inside ``step`` to the env's next (board, play seed) of the pool schedule, after
 observation and info were copied to ``final_observations`` / ``final_infos``. Rewards and dones
 are cleared at every step.
 
-Backends (``get_vec_env(n, backend=...)``): ``"python"`` (the scalar engine, the reference) and
-``"cpu"`` (the numba engine of :mod:`.fast`); both give the same arrays step for step.
+Backends (``get_vec_env(n, backend=...)``): ``"python"`` (the scalar engine, the reference),
+``"cpu"`` (the numba engine of :mod:`.fast`) and ``"jax"`` (the JAX engine, copied back to these
+numpy arrays each step; no terminal observations); all give the same arrays step for step.
 Illegal actions are not applied: the env is left as it was and ``invalid[i]`` / ``errors[i]``
 say why (pass ``validate=False`` for the trusted fast path).
 """
@@ -211,7 +212,7 @@ class Runner:
         self.envs.step(self.samplers.actions)
 
 
-BACKENDS = ("python", "cpu")
+BACKENDS = ("python", "cpu", "jax")
 
 
 def _backend_classes(backend: str) -> tuple[type[VecEnv], type[VecSampler]]:
@@ -221,6 +222,11 @@ def _backend_classes(backend: str) -> tuple[type[VecEnv], type[VecSampler]]:
         from hexarena.games.cityofgold.fast.numba_vec import CpuVecEnv, CpuVecSampler
 
         return CpuVecEnv, CpuVecSampler
+    if backend == "jax":
+        from hexarena.games.cityofgold.fast.jax_vec import JaxVecEnv
+        from hexarena.games.cityofgold.fast.numba_vec import CpuVecSampler
+
+        return JaxVecEnv, CpuVecSampler
     raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
 
 
