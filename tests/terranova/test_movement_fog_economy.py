@@ -195,3 +195,21 @@ def test_roads_join_cities_to_the_capital(arena):
     assert float(gold(joined, P0)) == pytest.approx(income - owned_roads)
     broken = joined._replace(tiles=joined.tiles._replace(road=joined.tiles.road.at[path[2]].set(False)))
     assert not bool(jax.jit(connected_to_capital)(broken, P0)[1])
+
+
+def test_rivers_and_shores_take_every_move(arena):
+    s, centre = arena
+    east = int(neighbors()[centre][0])
+    # a river on the edge between the centre and its eastern neighbour (bit 0 there, bit 3 beyond)
+    river = s.layers.river.at[centre].set(1).at[east].set(8)
+    wet = s._replace(layers=s.layers._replace(river=river))
+    reach = np.asarray(_reach(wet))
+    assert reach[east] and not reach[int(neighbors()[east][0])]  # across the river the move ends
+    assert reach[int(neighbors()[neighbors()[centre][1]][0])]  # around it, two steps still work
+    sea = int(neighbors()[centre][2])
+    lay = s.layers._replace(
+        elevation=s.layers.elevation.at[sea].set(0), terrain=s.layers.terrain.at[sea].set(0)
+    )
+    techs = s.players.techs.at[0, TB.tech("sailing")].set(True)
+    boat = s._replace(layers=lay, players=s.players._replace(techs=techs))
+    assert bool(_reach(boat)[sea])  # embarking is allowed after Sailing

@@ -61,7 +61,11 @@ def finish_builds(state: GameState, p: jax.Array) -> GameState:
 
 
 def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> jax.Array:
-    """(H,) tiles the unit can end its move on this turn (Civ V: a last step may overspend)."""
+    """(H,) tiles the unit can end its move on this turn (Civ V: a last step may overspend).
+
+    Bellman-Ford over the neighbour table for a fixed number of rounds (enough for 8 moves in the
+    open; long road trips are cut there).
+    """
     tb = load_tables()
     u = state.units
     kind, pos, moves = u.kind[p, slot], u.pos[p, slot], u.moves[p, slot]
@@ -74,7 +78,15 @@ def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -
     passable = (cost < IMPASSABLE) & ~foreign
     nb = neighbor_table()
     road = state.tiles.road | (occ.city_owner >= 0)
-    step_cost = jnp.where(road[:, None] & road[jnp.maximum(nb, 0)], 1.0 / 3.0, cost[:, None])
+    # step_cost[t, d]: entering t from its neighbour in direction d. Roads cost a third; crossing a
+    # river (without a bridge: Engineering) or embarking / landing takes every move left.
+    on_road = road[:, None] & road[jnp.maximum(nb, 0)]
+    river = ((state.layers.river[:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1) > 0
+    bridges = state.players.techs[p, tb.tech("engineering")]
+    water = state.layers.elevation == 0
+    shore = water[:, None] != water[jnp.maximum(nb, 0)]
+    step_cost = jnp.where(on_road & (~river | bridges), 1.0 / 3.0, cost[:, None])
+    step_cost = jnp.where((river & ~(on_road & bridges)) | shore, jnp.maximum(moves, 1.0), step_cost)
     dist0 = jnp.where(jnp.arange(N_TILES) == pos, 0.0, jnp.inf)
 
     def relax(_: int, dist: jax.Array) -> jax.Array:
