@@ -82,6 +82,7 @@ class TerraNovaState(GameState):
         "first. The game ends at the turn cap or when one player has sacked every rival capital."
     )
     demo_params: ClassVar[dict[str, Any]] = {"turn_cap": 30}
+    bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bot:HeuristicPlayer"}
 
     @classmethod
     def new(cls, seed: int = 0, turn_cap: int = 300, map_seed: int | None = None) -> TerraNovaState:

@@ -4,7 +4,9 @@ The sparse form is a JSON object; every key is optional, and anything left out s
 
     {"tech": ["writing", "pottery"],                      # ranked, names or indices
      "units": {"0": {"category": "settle"},               # slot -> category (name or index)
-               "1": {"category": "move", "target": 1234}},  # and target tile (index or [row, col])
+               "1": {"category": "move", "target": 1234},   # and target tile (index or [row, col])
+               "2": {"categories": ["combat", "move"],      # or ranked categories
+                     "targets": [1300, 1234]}},             # and ranked target tiles
      "build": {"0": ["worker", "monument"]},              # city slot -> ranked buildables
      "work": {"0": [3, 7, 1]}}                            # city slot -> ranked work-area slots 0..35
 
@@ -85,11 +87,22 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
         slot = _slot(key, MAX_UNITS, "unit")
         if not isinstance(order, Mapping):
             raise IllegalMoveError(f"unit order must be an object, got {order!r}")
+        unknown_order = set(order) - {"category", "categories", "target", "targets"}
+        if unknown_order:
+            raise IllegalMoveError(f"unknown unit order keys {sorted(unknown_order)}")
         if "category" in order:
             cat = _index(order["category"], tb.category_names, len(tb.category_names), "action category")
             utype[slot, cat] = 1.0
+        if "categories" in order:
+            utype[slot] = _ranked(order["categories"], tb.category_names, len(tb.category_names), "category")
         if "target" in order:
             utarget[slot, _tile(order["target"])] = 1.0
+        if "targets" in order:
+            tiles = order["targets"]
+            if not isinstance(tiles, (list, tuple)):
+                raise IllegalMoveError(f"targets must be a list of tiles, got {tiles!r}")
+            for rank, tile in enumerate(tiles):
+                utarget[slot, _tile(tile)] = len(tiles) - rank
     worked, build = dense[5]
     names = buildable_names()
     for key, order in dict(move.get("build", {})).items():

@@ -1,0 +1,104 @@
+"""A simple heuristic player: expand early, improve land, explore, attack what it can see.
+
+It reads only its own observation and answers with a sparse preference move, so the resolver
+still guarantees legality: a preference that cannot be executed falls through to the next one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexarena.core.contract import GameState
+from hexarena.core.players import Reply, SeededPlayer
+from hexarena.games.terranova.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.tables import load_tables
+
+WORKER_BUILDS = ("farm", "mine", "pasture", "plantation", "camp", "quarry", "road", "move")
+BUILD_ORDER = ("worker", "warrior", "monument", "granary", "shrine", "library", "walls", "market", "archer")
+TOP = 12  # ranked targets per unit (keeps moves small)
+
+
+def _tiles(rowcol: np.ndarray) -> np.ndarray:
+    return rowcol[..., 0] * COLS + rowcol[..., 1]
+
+
+class HeuristicPlayer(SeededPlayer):
+    """Settles up to six cities, researches the cheapest open tech, works and defends."""
+
+    kind = "heuristic"
+
+    def act(self, view: GameState) -> Reply:
+        env = view.environment
+        obs, me = (
+            (env.view, env.viewer) if env.view is not None else (view.redact(view.roles[0]).view, env.player)
+        )
+        return Reply(move=self.plan(obs, me))
+
+    def plan(self, obs: dict[str, Any], me: int) -> dict[str, Any]:
+        tb = load_tables()
+        known = obs["technologies"] > 0
+        legal = ~known & np.all(~tb.tech_prereq | known, axis=1)
+        techs = [
+            tb.tech_names[t] for t in np.flatnonzero(legal)[np.argsort(tb.tech_cost[legal], kind="stable")]
+        ]
+        units = obs["units"]
+        kinds, where = units["unit_type"], _tiles(units["unit_rowcol"])
+        cities = obs["player_cities"]
+        mine = np.flatnonzero(cities["city_ids"][me] > 0)
+        city_tiles = _tiles(cities["city_rowcols"][me][mine])
+        all_tiles = np.arange(N_TILES)
+        vis = obs["visibility_map"].reshape(-1)
+        land = obs["elevation_map"].reshape(-1)
+        yields = obs["yield_map_players"].reshape(-1, 7)
+        enemies = np.concatenate(
+            [where[p][kinds[p] > 0] for p in range(len(kinds)) if p != me]
+            + [
+                _tiles(cities["city_rowcols"][p][cities["city_ids"][p] > 0])
+                for p in range(len(kinds))
+                if p != me
+            ]
+        )
+        orders: dict[str, Any] = {}
+        for slot in np.flatnonzero(kinds[me] > 0):
+            pos, name = int(where[me, slot]), tb.unit_names[kinds[me, slot]]
+            d = distance_np(all_tiles, pos)
+            if name == "settler":
+                far = np.min(distance_np(all_tiles[:, None], city_tiles[None, :]), axis=1) if len(mine) else 9
+                good = (vis > 0) & ((land == 1) | (land == 2)) & (far >= 4) & (d <= 6)
+                value = yields[:, 0] * 2 + yields[:, 1] - 0.3 * d
+                orders[str(slot)] = {"categories": ["settle", "move"], "targets": _best(value, good)}
+            elif name == "worker":
+                owned = (
+                    obs["player_cities"]["ownership_map"][me].reshape(len(cities["city_ids"][me]), -1) >= 2
+                )
+                bare = owned.any(0) & (obs["improvement_map"].reshape(-1) == 0)
+                orders[str(slot)] = {
+                    "categories": list(WORKER_BUILDS),
+                    "targets": _best(-d.astype(float), bare),
+                }
+            else:
+                near_enemy = np.isin(all_tiles, enemies) & (d <= 2)
+                frontier = (vis == 0) & (d <= 8)
+                value = np.where(near_enemy, 100.0, 0.0) - d + self.rng.random()
+                orders[str(slot)] = {
+                    "categories": ["combat", "move"],
+                    "targets": _best(value, near_enemy | frontier),
+                }
+        builds = self._builds(len(mine), kinds[me], cities["population"][me][mine])
+        return {"tech": techs, "units": orders, "build": {str(c): builds for c in mine}}
+
+    @staticmethod
+    def _builds(n_cities: int, my_kinds: np.ndarray, pops: np.ndarray) -> list[str]:
+        tb = load_tables()
+        settlers = int((my_kinds == tb.unit("settler")).sum())
+        order = list(BUILD_ORDER)
+        if n_cities + settlers < 6 and (pops >= 2).any():
+            order.insert(0, "settler")
+        return order
+
+
+def _best(value: np.ndarray, mask: np.ndarray) -> list[int]:
+    idx = np.flatnonzero(mask)
+    return [int(t) for t in idx[np.argsort(-value[idx], kind="stable")][:TOP]]
