@@ -3,8 +3,10 @@
 Writes one ``OBS_DTYPE`` record viewed as raw bytes (offsets from :func:`.numba_engine.layout`).
 Modes: ``FRESH`` (a new game: zero the record, copy the board's static layers), ``VIEWER`` (the
 seat to act changed: every seat's zones are redrawn, with what is hidden from the new viewer),
-``MOVER`` (same seat: only its own zones changed; pawns are redrawn only if ``moved``). Each
-gives the bytes a fresh scalar write gives.
+``MOVER`` (same seat: only its own zones changed; pawns, blockades and the shop are redrawn only
+after an action that can change them). Between two turns only the seat that ended its turn
+(``prev``: its hand and draw pile become hidden, its discard pile grew) and the new seat to act
+change, so ``VIEWER`` redraws those two. Each gives the bytes a fresh scalar write gives.
 """
 
 from __future__ import annotations
@@ -47,24 +49,55 @@ ZONE_BYTES = C.N_CARDS
 
 
 @nb.njit(cache=True, error_model="numpy")
+def _write_seat(row, s, p: int, seat: int, visible: bool, o) -> None:
+    """Seat ``p``'s zones (hand and draw pile zeroed unless ``visible``) and pile sizes."""
+    hand = 0
+    draw = 0
+    for z in range(5):
+        at = seat + o[O_ZONES + z]
+        if visible or (z != DRAW_Z and z != HAND_Z):
+            for k in range(C.N_CARDS):
+                row[at + k] = s.zones[p, z, k]
+        else:
+            row[at : at + ZONE_BYTES] = 0
+    for k in range(C.N_CARDS):
+        hand += s.zones[p, HAND_Z, k]
+        draw += s.zones[p, DRAW_Z, k]
+    row[seat + o[O_HAND_SIZE]] = hand
+    row[seat + o[O_DRAW_SIZE]] = draw
+
+
+@nb.njit(cache=True, error_model="numpy")
 def write_obs(
-    row, s, b, marked, mode: int, moved: bool, n_players: int, n_pawns: int, omniscient: bool, tables
+    row,
+    s,
+    b,
+    marked,
+    mode: int,
+    prev: int,
+    action: int,
+    n_players: int,
+    n_pawns: int,
+    omniscient: bool,
+    tables,
 ) -> None:
     """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``."""
     cards, shop, nbr, o, floats = tables
     me = s.player
     base = o[O_MAP]
+    moved = mode != MOVER or (MOVE <= action < SHOP)
+    shopped = mode != MOVER or (SHOP <= action < REMOVE)
     if mode == FRESH:
         row[:] = 0
         for c in range(N_CELLS * 7):
             row[base + c] = b.static_map[c]
         for c in range(N_CELLS):
             row[o[O_GUARD] + c] = b.guard[c]
-    elif mode == VIEWER or moved:
+    elif moved:
         for j in range(8):
             if marked[j] >= 0:
                 row[base + marked[j] * 7] = 0
-    if mode != MOVER or moved:
+    if moved:
         marked[:] = -1
         m = 0
         for p in range(n_players):
@@ -82,10 +115,10 @@ def write_obs(
             v2 = s.money2 if r == 2 else 0
         for k in range(4):
             row[res + 4 * r + k] = floats[v2 + 64, k]
-    for i in range(C.N_SHOP):
+    for i in range(C.N_SHOP if shopped else 0):
         row[o[O_SHOP] + i] = s.shop[i]
         row[o[O_MARKET] + i] = s.market[i]
-    for g in range(b.n_blockades):
+    for g in range(b.n_blockades if moved else 0):
         holder = s.holder[g]
         at = o[O_BLK] + 4 * g
         row[at] = holder < 0
@@ -93,30 +126,13 @@ def write_obs(
         row[at + 2] = b.blk_amount[g]
         row[at + 3] = 0 if holder < 0 else (holder - me + n_players) % n_players + 1
     pd, size = o[O_PD], o[O_PD_SIZE]
-    if mode != MOVER:
-        for p in range(4):
-            for z in range(5):
-                at = pd + p * size + o[O_ZONES + z]
-                row[at : at + ZONE_BYTES] = 0
-            at = pd + p * size + o[O_HEADS]
-            row[at : at + MASK_BYTES] = 0
-    first, last = (me, me + 1) if mode == MOVER else (0, n_players)
-    for p in range(first, last):
-        seat = pd + p * size
-        visible = omniscient or p == me
-        for z in range(5):
-            if visible or (z != DRAW_Z and z != HAND_Z):
-                at = seat + o[O_ZONES + z]
-                for k in range(C.N_CARDS):
-                    row[at + k] = s.zones[p, z, k]
-        hand = 0
-        draw = 0
-        for k in range(C.N_CARDS):
-            hand += s.zones[p, HAND_Z, k]
-            draw += s.zones[p, DRAW_Z, k]
-        row[seat + o[O_HAND_SIZE]] = hand
-        row[seat + o[O_DRAW_SIZE]] = draw
+    if mode == VIEWER:
+        at = pd + prev * size + o[O_HEADS]
+        row[at : at + MASK_BYTES] = 0
     for p in range(n_players):
+        if mode == FRESH or p == me or (mode == VIEWER and p == prev):
+            _write_seat(row, s, p, pd + p * size, omniscient or p == me, o)
+    for p in range(n_players if moved else 0):
         seat = pd + p * size
         home = 0
         for i in range(n_pawns):

@@ -68,7 +68,7 @@ def _start(i: int, k: int, st, rngs, boards, marks, obs, cfg, tables) -> None:
     new_game(s, rngs[i], boards[j], seed, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cards, shop)
     s.viewer = s.player
     n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
-    write_obs(obs[i], s, boards[j], marks[i], FRESH, True, n_players, n_pawns, omni, tables)
+    write_obs(obs[i], s, boards[j], marks[i], FRESH, 0, 0, n_players, n_pawns, omni, tables)
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -113,7 +113,7 @@ def step_all(
             flags[i, 1] = s.truncated != 0
             for p in range(n_players):
                 rewards[i, p] = s.rewards[p]
-            write_obs(final[i], s, boards[s.board], scratch, FRESH, True, n_players, n_pawns, omni, tables)
+            write_obs(final[i], s, boards[s.board], scratch, FRESH, 0, 0, n_players, n_pawns, omni, tables)
             term[i, 0] = s.turn
             term[i, 1] = s.truncated
             term[i, 2] = n_players
@@ -123,10 +123,9 @@ def step_all(
             _start(i, s.episode + 1, st, rngs, boards, marks, obs, cfg, tables)
         else:
             mode = MOVER if s.player == s.viewer else VIEWER
+            prev = s.viewer
             s.viewer = s.player
-            write_obs(
-                obs[i], s, boards[s.board], marks[i], mode, MOVE <= a < SHOP, n_players, n_pawns, omni, tables
-            )
+            write_obs(obs[i], s, boards[s.board], marks[i], mode, prev, a, n_players, n_pawns, omni, tables)
         _select(i, st, obs, sel, agent, o)
     return events
 
