@@ -2,5 +2,34 @@
 
 Stage 1 (this package): data tables, the map generator, the batched simulator with cities, units,
 technologies, combat and fog of war, the spec's action and observation shapes, a streaming
-recorder and a game-contract adapter.
+recorder, a game-contract adapter and a heuristic bot.
+
+Quick start (the spec's API)::
+
+    import jax
+    from hexarena.games.terranova.mapgen import generate
+    from hexarena.games.terranova.simulator import build_simulator
+    from hexarena.games.terranova.spaces import random_actions
+
+    step, games, obs_spaces, metrics, turn_ids, obs, mesh, sharding = build_simulator(
+        [generate(seed) for seed in range(8)], "duplicate", jax.random.PRNGKey(0)
+    )
+    for _ in range(6):  # one round: every player moves once
+        actions = random_actions(jax.random.PRNGKey(1), games.turn.shape)
+        games, obs_spaces, metrics, turn_ids, obs, rewards, done, executed = step(
+            games, actions, obs_spaces, metrics, turn_ids
+        )
+
+Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylinder), ``mapgen``
+(maps; ``python -m hexarena.games.terranova.mapgen`` writes a pool), ``state`` (the pytree),
+``formulas``, ``world`` (derived quantities), ``units`` / ``cities`` / ``step`` (the turn),
+``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
+``recorder`` (frames), ``moves`` / ``adapter`` (the game contract), ``bot``.
+
+Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
+found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds, so very long road
+trips are cut; any one improved source of a strategic resource enables its units (no counts);
+cities do not shoot; city states are sites with a ring of territory, which block movement and
+settling but do not act; units fight at full strength whatever their health; a unit finished in
+a city whose tile holds a unit of the same class waits there until the tile is free.
 """
