@@ -39,7 +39,7 @@ def hexarena_cpu(n: int, seconds: float) -> tuple[float, float]:
     from hexarena.games.cityofgold import get_runner, get_vec_env, get_vec_sampler
 
     envs, samplers = get_vec_env(n, "cpu")(validate=False), get_vec_sampler(n, "cpu")(0)
-    runner = get_runner(n)(envs, samplers, 1)
+    runner = get_runner(n, "cpu")(envs, samplers, 1)
     envs.reset(0, SETTING["n_players"], SETTING["n_pieces"], "easy", SETTING["max_turns"], False)
 
     def batch() -> int:

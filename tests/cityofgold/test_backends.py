@@ -15,7 +15,7 @@ from hexarena.games.cityofgold.actions import HEADS, N_ACTIONS, flat_to_heads, h
 from hexarena.games.cityofgold.engine import legal_mask, new_game, step
 from hexarena.games.cityofgold.fast.boards import BoardPool, episode_play_seed, schedule
 from hexarena.games.cityofgold.observe import ACTION_DTYPE, observe
-from hexarena.games.cityofgold.vec import get_vec_env, get_vec_sampler
+from hexarena.games.cityofgold.vec import get_runner, get_vec_env, get_vec_sampler
 
 from .backend_helpers import first_difference, run_side_by_side
 
@@ -93,6 +93,24 @@ def test_five_head_actions_on_the_cpu_backend():
         fast.step(heads)
         assert first_difference(ref.observations, fast.observations) is None, t
         assert not ref.invalid.any()
+
+
+def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner():
+    n = 5
+    runs = []
+    for backend in ("python", "cpu"):
+        envs, samplers = get_vec_env(n, backend)(), get_vec_sampler(n, backend)(4)
+        runner = get_runner(n, backend)(envs, samplers, 1)
+        envs.reset(4, 3, 2, "easy", 30, False)
+        runs.append((envs, samplers, runner))
+    for t in range(300):
+        for _, _, runner in runs:
+            runner.sample()
+            runner.step_sync()
+        (ref, ref_s, _), (fast, fast_s, _) = runs
+        assert np.array_equal(ref_s.get_actions(), fast_s.get_actions()), t
+        assert first_difference(ref.observations, fast.observations) is None, t
+        assert np.array_equal(ref.dones, fast.dones) and np.array_equal(ref.rewards, fast.rewards)
 
 
 def test_heads_to_flat_batch_matches_scalar_conversion():

@@ -240,8 +240,16 @@ def get_vec_sampler(n: int, backend: str = "python") -> type[VecSampler]:
     return type(f"VecSampler{n}", (_backend_classes(backend)[1],), {"n": _check_n(n)})
 
 
-def get_runner(n: int) -> type[Runner]:
-    return type(f"Runner{n}", (Runner,), {"n": _check_n(n)})
+def get_runner(n: int, backend: str = "python") -> type[Runner]:
+    """A runner class; the cpu one draws and steps in a single kernel call per step."""
+    base: type[Runner] = Runner
+    if backend == "cpu":
+        from hexarena.games.cityofgold.fast.numba_vec import CpuRunner
+
+        base = CpuRunner
+    elif backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    return type(f"Runner{n}", (base,), {"n": _check_n(n)})
 
 
 def _check_n(n: int) -> int:

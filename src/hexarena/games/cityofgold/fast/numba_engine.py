@@ -23,6 +23,9 @@ from hexarena.games.cityofgold.board import NEIGHBORS
 from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.observe import MASK_DTYPE, OBS_DTYPE, PLAYER_DTYPE, ZONE_FIELDS
 
+# Terminal stash columns: turn, truncated, n_players, then 4 x stats.
+TERM_COLS = 3 + 4 * len(STAT_NAMES)
+
 STATE_DTYPE = np.dtype(
     [
         ("player", np.int32),
@@ -47,9 +50,12 @@ STATE_DTYPE = np.dtype(
         ("episode", np.int64),
         ("viewer", np.int32),
         ("marked", np.int16, (8,)),
+        ("rng", np.uint64, (2,)),
+        ("term", np.int64, (TERM_COLS,)),
     ]
 )
-"""One env's game (the fields of :class:`~..engine.Game`, plus the cells its observation marked)."""
+"""One env's game (the fields of :class:`~..engine.Game`), its play generator (mix64(seed),
+counter), the cells its observation marked and the stash of its last finished game."""
 
 # Card table columns (one row per card id).
 (M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
@@ -61,9 +67,6 @@ ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADE
 ARRIVED = -1
 # Config vector entries.
 CFG_PLAYERS, CFG_PAWNS, CFG_MAX_TURNS, CFG_VALIDATE, CFG_OMNISCIENT, CFG_POOL = range(6)
-# Terminal stash columns: turn, truncated, n_players, then 4 x stats.
-TERM_COLS = 3 + 4 * len(STAT_NAMES)
-
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -30,7 +30,6 @@ from hexarena.games.cityofgold.fast.numba_engine import (
     O_PD_SIZE,
     PAY_DISCARD,
     STATE_DTYPE,
-    TERM_COLS,
     Tables,
     apply,
     mix64,
@@ -40,9 +39,10 @@ from hexarena.games.cityofgold.fast.numba_engine import (
 )
 from hexarena.games.cityofgold.fast.numba_obs import FRESH, MASK_BYTES, MOVER, VIEWER, write_obs
 from hexarena.games.cityofgold.observe import INFO_DTYPE, MAX_PLAYERS, OBS_DTYPE
-from hexarena.games.cityofgold.vec import VecEnv, VecSampler
+from hexarena.games.cityofgold.vec import Runner, VecEnv, VecSampler
 
 _TABLES: Tables | None = None
+_NO_SAMPLER = np.zeros((0, 2), np.uint64)
 
 
 def tables() -> Tables:
@@ -52,8 +52,20 @@ def tables() -> Tables:
     return _TABLES
 
 
+IO_DTYPE = np.dtype(
+    [
+        ("rewards", np.float32, (MAX_PLAYERS,)),
+        ("done", np.uint8),
+        ("truncated", np.uint8),
+        ("invalid", np.uint8),
+        ("agent", np.int32),
+    ]
+)
+"""Per-env step outputs in one record (the API's ``rewards``, ``dones``, ... are views of it)."""
+
+
 @nb.njit(cache=True, error_model="numpy")
-def _start(i: int, k: int, st, rngs, boards, marks, obs, cfg, tables) -> None:
+def _start(i: int, k: int, st, boards, obs, cfg, tables) -> None:
     """Env ``i``'s ``k``-th game from the pool schedule (see :mod:`.boards`), freshly observed."""
     cards, shop = tables[0], tables[1]
     s = st[i]
@@ -65,88 +77,98 @@ def _start(i: int, k: int, st, rngs, boards, marks, obs, cfg, tables) -> None:
         seed = mix64(seed ^ np.uint64(u))
     s.board = j
     s.episode = k
-    new_game(s, rngs[i], boards[j], seed, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cards, shop)
+    new_game(s, s.rng, boards[j], seed, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cards, shop)
     s.viewer = s.player
     n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
-    write_obs(obs[i], s, boards[j], marks[i], FRESH, 0, 0, n_players, n_pawns, omni, tables)
+    write_obs(obs[i], s, boards[j], s.marked, FRESH, 0, 0, n_players, n_pawns, omni, tables)
 
 
 @nb.njit(cache=True, error_model="numpy")
-def start_all(st, rngs, boards, marks, obs, sel, agent, cfg, tables) -> None:
+def start_all(st, boards, obs, sel, io, cfg, tables) -> None:
     for i in range(st.shape[0]):
-        _start(i, 0, st, rngs, boards, marks, obs, cfg, tables)
-        _select(i, st, obs, sel, agent, tables[3])
+        _start(i, 0, st, boards, obs, cfg, tables)
+        _select(i, st[i], obs, sel, io, tables[3])
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _select(i: int, st, obs, sel, agent, o) -> None:
-    me = st[i].player
-    agent[i] = me
+def _select(i: int, s, obs, sel, io, o) -> None:
+    me = s.player
+    io[i].agent = me
     at = o[O_PD] + me * o[O_PD_SIZE] + o[O_HEADS]
     sel[i, :] = obs[i, at : at + MASK_BYTES]
 
 
 @nb.njit(cache=True, error_model="numpy")
-def step_all(
-    st, rngs, boards, marks, obs, final, sel, agent, actions, rewards, flags, term, cfg, tables
-) -> int:
-    """One action per env; ``flags`` columns: done, truncated, invalid. Returns how many envs
-    finished or refused their action (the host has work to do only then)."""
-    events = 0
+def _pick(mask, rng) -> int:
+    """Uniform over the set entries of one flat mask (``PASS`` if none), as :class:`..vec.VecSampler`."""
+    count = 0
+    for a in range(N_ACTIONS):
+        count += mask[a] != 0
+    if count == 0:
+        return N_ACTIONS - 1
+    pick = randbelow(rng, count)
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return N_ACTIONS - 1
+
+
+@nb.njit(cache=True, error_model="numpy")
+def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tables) -> int:
+    """One action per env (first drawn into ``actions`` with the sampler's generators when
+    ``sampler`` has a row per env). Returns how many envs finished or refused their action (the
+    host has work to do only then)."""
     n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
     cards, shop, nbr, o = tables[0], tables[1], tables[2], tables[3]
     flat = o[O_FLAT]
     scratch = np.empty(8, np.int16)
+    fused = sampler.shape[0] > 0
+    events = 0
     for i in range(st.shape[0]):
-        rewards[i, :] = 0
-        flags[i, :] = False
+        out = io[i]
+        out.rewards[:] = 0
+        out.done = 0
+        out.truncated = 0
+        out.invalid = 0
+        if fused:
+            actions[i] = _pick(obs[i, flat : flat + N_ACTIONS], sampler[i])
         a = actions[i]
         if cfg[CFG_VALIDATE] and not (0 <= a < N_ACTIONS and obs[i, flat + a]):
-            flags[i, 2] = True
+            out.invalid = 1
             events += 1
             continue
         s = st[i]
-        apply(s, rngs[i], boards[s.board], a, cfg, cards, shop, nbr)
+        apply(s, s.rng, boards[s.board], a, cfg, cards, shop, nbr)
         if s.done:
             events += 1
-            flags[i, 0] = True
-            flags[i, 1] = s.truncated != 0
+            out.done = 1
+            out.truncated = s.truncated
             for p in range(n_players):
-                rewards[i, p] = s.rewards[p]
+                out.rewards[p] = s.rewards[p]
             write_obs(final[i], s, boards[s.board], scratch, FRESH, 0, 0, n_players, n_pawns, omni, tables)
-            term[i, 0] = s.turn
-            term[i, 1] = s.truncated
-            term[i, 2] = n_players
+            s.term[0] = s.turn
+            s.term[1] = s.truncated
+            s.term[2] = n_players
             for p in range(4):
                 for c in range(len(STAT_NAMES)):
-                    term[i, 3 + p * len(STAT_NAMES) + c] = s.stats[p, c]
-            _start(i, s.episode + 1, st, rngs, boards, marks, obs, cfg, tables)
+                    s.term[3 + p * len(STAT_NAMES) + c] = s.stats[p, c]
+            _start(i, s.episode + 1, st, boards, obs, cfg, tables)
         else:
             mode = MOVER if s.player == s.viewer else VIEWER
             prev = s.viewer
             s.viewer = s.player
-            write_obs(obs[i], s, boards[s.board], marks[i], mode, prev, a, n_players, n_pawns, omni, tables)
-        _select(i, st, obs, sel, agent, o)
+            write_obs(obs[i], s, boards[s.board], s.marked, mode, prev, a, n_players, n_pawns, omni, tables)
+        _select(i, s, obs, sel, io, o)
     return events
 
 
 @nb.njit(cache=True, error_model="numpy")
 def sample_all(masks, rngs, actions) -> None:
-    """Uniform over each env's legal flat actions (``PASS`` if none), as :class:`..vec.VecSampler`."""
+    """:class:`..vec.VecSampler` over a batch of flat masks."""
     for i in range(masks.shape[0]):
-        count = 0
-        for a in range(N_ACTIONS):
-            count += masks[i, a]
-        if count == 0:
-            actions[i] = N_ACTIONS - 1
-            continue
-        pick = randbelow(rngs[i], count)
-        for a in range(N_ACTIONS):
-            if masks[i, a]:
-                if pick == 0:
-                    actions[i] = a
-                    break
-                pick -= 1
+        actions[i] = _pick(masks[i], rngs[i])
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -184,11 +206,11 @@ class CpuVecEnv(VecEnv):
         super().__init__(n, validate, omniscient, pool_size)
         n = self.num_envs
         self.state = np.zeros(n, STATE_DTYPE)
-        self.rngs = np.zeros((n, 2), np.uint64)
-        self.marks = np.full((n, 8), -1, np.int16)
-        self.flags = np.zeros((n, 3), np.bool_)
-        self.dones, self.truncations, self.invalid = self.flags[:, 0], self.flags[:, 1], self.flags[:, 2]
-        self.term = np.zeros((n, TERM_COLS), np.int64)
+        self.io = np.zeros(n, IO_DTYPE)
+        self.rewards, self.agent_selection = self.io["rewards"], self.io["agent"]
+        self.dones = self.io["done"].view(np.bool_)
+        self.truncations = self.io["truncated"].view(np.bool_)
+        self.invalid = self.io["invalid"].view(np.bool_)
         self.cfg = np.zeros(6, np.int64)
         self.boards: np.ndarray | None = None
         self._raw = self.observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
@@ -230,41 +252,31 @@ class CpuVecEnv(VecEnv):
             self.pool.size,
         )
         self.observations[:] = np.zeros((), OBS_DTYPE)
-        start_all(
-            self.state,
-            self.rngs,
-            self.boards,
-            self.marks,
-            self._raw,
-            self._sel_raw,
-            self.agent_selection,
-            self.cfg,
-            self._tables,
-        )
+        start_all(self.state, self.boards, self._raw, self._sel_raw, self.io, self.cfg, self._tables)
 
     def _observe(self, i: int) -> None:
         """Observations are written by the kernels."""
 
     def step(self, actions: np.ndarray) -> None:
-        if self.boards is None:
-            raise RuntimeError("call reset() before step()")
         if actions.dtype.names is not None:
             actions = heads_to_flat_batch(actions, self.state["phase"])
         elif actions.dtype != np.int32:  # one compiled signature: int32 actions
             actions = np.asarray(actions, np.int32)
+        self._step(actions, _NO_SAMPLER)
+
+    def _step(self, actions: np.ndarray, sampler: np.ndarray) -> None:
+        """One kernel call; with a sampler's generators the actions are drawn in the same call."""
+        if self.boards is None:
+            raise RuntimeError("call reset() before step()")
         events = step_all(
             self.state,
-            self.rngs,
             self.boards,
-            self.marks,
             self._raw,
             self._final_raw,
             self._sel_raw,
-            self.agent_selection,
+            self.io,
             actions,
-            self.rewards,
-            self.flags,
-            self.term,
+            sampler,
             self.cfg,
             self._tables,
         )
@@ -277,7 +289,7 @@ class CpuVecEnv(VecEnv):
         self.episodes[:] = self.state["episode"]
 
     def _write_info(self, i: int) -> None:
-        t = self.term[i]
+        t = self.state["term"][i]
         self.infos[i] = np.zeros((), INFO_DTYPE)
         rec = self.infos[i]
         rec["total_length"], rec["truncated"], rec["n_players"] = t[0], bool(t[1]), t[2]
@@ -303,3 +315,28 @@ class CpuVecSampler(VecSampler):
     def sample(self, masks: np.ndarray) -> np.ndarray:
         sample_all(masks, self.rng_state, self.actions)
         return self.actions
+
+
+class CpuRunner(Runner):
+    """:class:`..vec.Runner` for the cpu backend: ``sample()`` is deferred into the next
+    ``step_sync()``, so each step is one kernel call (as 0.0.3's threaded ``sample()`` is
+    asynchronous, ``get_actions()`` holds the drawn actions once ``step_sync()`` returns)."""
+
+    def __init__(self, envs: VecEnv, samplers: VecSampler, workers: int = 1) -> None:
+        super().__init__(envs, samplers, workers)
+        self._fused = isinstance(envs, CpuVecEnv) and isinstance(samplers, CpuVecSampler)
+        self._pending = False
+
+    def sample(self) -> None:
+        if self._fused:
+            self._pending = True
+        else:
+            super().sample()
+
+    def step_sync(self) -> None:
+        if not self._pending:
+            super().step_sync()
+            return
+        self._pending = False
+        assert isinstance(self.envs, CpuVecEnv) and isinstance(self.samplers, CpuVecSampler)
+        self.envs._step(self.samplers.actions, self.samplers.rng_state)
