@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from helpers import check_executed, check_invariants, host, one_game_simulator
+from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.spaces import EXECUTED_SHAPES, map_shapes, random_actions
 from hexarena.games.terranova.state import state_bytes
 
@@ -93,6 +95,25 @@ def test_later_stage_endpoints_have_no_effect(sim):
         assert np.array_equal(np.asarray(a), np.asarray(b))
 
 
+def test_turn_cap_resets_the_game_without_recompiling(sim):
+    step = sim[0]
+    short = one_game_simulator(seed=0, turn_cap=2)
+    assert short[0] is step  # the turn cap is data in the state: one compiled step
+    _, games, tracker, metrics, ids, _obs, _m, _s = short
+    lead = games.turn.shape
+    settle = random_actions(jax.random.PRNGKey(9), lead)
+    dones = []
+    for i in range(12):
+        actions = random_actions(jax.random.PRNGKey(200 + i), lead) if i else settle
+        games, tracker, metrics, ids, _obs, _rew, done, _ex = step(games, actions, tracker, metrics, ids)
+        dones.append(bool(np.asarray(done)[0, 0]))
+    assert dones == [False] * 11 + [True]
+    m, s = host(metrics), host(games)
+    assert int(m["episodes_done"]) == 1 and int(m["last_length"]) == 12 and int(m["episode_length"]) == 0
+    assert int(s.turn) == 0 and int(s.player) == 0 and not s.cities.exists.any()
+    assert (np.asarray(host(tracker).owner) == -1).sum() > 0
+
+
 def test_shapes(sim):
     step, games, tracker, metrics, ids, _obs, _m, _s = sim
     out = step(games, random_actions(jax.random.PRNGKey(3), games.turn.shape), tracker, metrics, ids)
@@ -110,3 +131,21 @@ def test_shapes(sim):
     assert o["player_cities"]["buildings_owned"].shape == (1, 1, 10, 148)
     assert o["have_met"].shape == (1, 1, 16)
     assert out[5].shape == (1, 1) and out[6].shape == (1, 1) and out[3].shape == (1, 1)
+
+
+@pytest.mark.slow
+def test_full_length_games_on_two_maps_keep_invariants():
+    step, games, tracker, metrics, ids, obs, _m, _s = build_simulator(
+        [generate(11), generate(12)], "split", jax.random.PRNGKey(4), devices=jax.devices()[:1]
+    )
+    key = jax.random.PRNGKey(5)
+    for i in range(6 * 300):
+        key, k = jax.random.split(key)
+        games, tracker, metrics, ids, obs, _rew, _done, _ex = step(
+            games, random_actions(k, games.turn.shape), tracker, metrics, ids
+        )
+        if i % 60 == 59:
+            for g in range(2):
+                pick = lambda tree, g=g: jax.tree_util.tree_map(lambda x: np.asarray(x)[0, g], tree)  # noqa: E731
+                check_invariants(pick(games), pick(obs))
+    assert (np.asarray(metrics["episodes_done"]) == 1).all()
