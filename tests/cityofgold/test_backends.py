@@ -65,6 +65,18 @@ def test_cpu_backend_omniscient_and_illegal_actions():
     assert seen["invalid"] >= 80
 
 
+def test_numba_generator_reproduces_the_scalar_rng():
+    from hexarena.core.rng import Rng
+    from hexarena.games.cityofgold.fast.numba_engine import randbelow, seed_rng
+
+    for seed in (0, 1, 2**63 + 11):
+        ours, ref = np.zeros(2, np.uint64), Rng(seed)
+        seed_rng(ours, np.uint64(seed))
+        for n in (1, 2, 3, 36, 1000, 2**40 + 7, 2**62 + 3) * 5:
+            assert randbelow(ours, n) == ref.randbelow(n)
+        assert int(ours[1]) == ref.counter
+
+
 def test_pool_schedule_matches_scalar_seeds():
     """Env i < pool size first plays exactly new_game(seed + i); later games walk the pool."""
     pool = BoardPool(40, 3, n_pieces=2)

@@ -160,11 +160,13 @@ def mix64(z: np.uint64) -> np.uint64:
 def randbelow(rng: np.ndarray, n: int) -> int:
     """``Rng.randbelow`` on ``rng = [mix64(seed), counter]`` (uint64), advancing the counter."""
     nn = np.uint64(n)
-    rest = (np.uint64(0) - nn) % nn  # 2**64 mod n
     while True:
         c = rng[1] + np.uint64(1)
         rng[1] = c
         x = mix64(rng[0] + c * _GOLDEN)
+        if x < np.uint64(0) - nn:  # below 2**64 - n: below the limit (saves a division)
+            return int(x % nn)
+        rest = (np.uint64(0) - nn) % nn  # 2**64 mod n; accept below 2**64 - rest
         if rest == 0 or x < np.uint64(0) - rest:
             return int(x % nn)
 
