@@ -164,3 +164,9 @@ def test_jax_backend_equals_scalar(n_players):
         max_turns=60,
     )
     assert seen["truncated"] + seen["won"] >= 2 and seen["special"] and seen["invalid"] >= 5
+
+
+@pytest.mark.parametrize("backend", ["cpu", "jax"])
+def test_batched_backends_refuse_the_caves_variant(backend):
+    with pytest.raises(ValueError, match="caves"):
+        get_vec_env(2, backend)().reset(0, caves=True)

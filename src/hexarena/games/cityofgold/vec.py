@@ -56,6 +56,7 @@ class VecEnv:
     """``n`` games stepped together; see the module docstring for the arrays."""
 
     n: ClassVar[int] = 0
+    supports_caves: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -106,6 +107,8 @@ class VecEnv:
     ) -> None:
         """Start a game in every env (env ``i`` plays seed ``seed + i``). ``max_steps`` is 0.0.3's
         name for ``max_turns`` (it always counted player turns)."""
+        if caves and not self.supports_caves:
+            raise ValueError(f"{type(self).__name__} has no caves variant; use backend='python'")
         self._params = {
             "n_players": n_players,
             "max_turns": max_steps if max_steps is not None else max_turns,

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from hexarena.games.cityofgold.board import Difficulty
 from hexarena.games.cityofgold.fast import jax_engine as J
 from hexarena.games.cityofgold.fast.numba_vec import heads_to_flat_batch
 from hexarena.games.cityofgold.vec import VecEnv
@@ -23,25 +22,7 @@ class JaxVecEnv(VecEnv):
     """:class:`..vec.VecEnv` stepped by the JAX engine (no caves, no terminal observations)."""
 
     has_final = False
-
-    def reset(
-        self,
-        seed: int = 0,
-        n_players: int = 4,
-        n_pieces: int = 3,
-        difficulty: Difficulty | int | str = Difficulty.EASY,
-        max_turns: int = 1000,
-        render: bool = False,
-        *,
-        max_steps: int | None = None,
-        layout: str = "linear",
-        caves: bool = False,
-    ) -> None:
-        if caves:
-            raise ValueError("the jax backend has no caves variant; use backend='python'")
-        super().reset(
-            seed, n_players, n_pieces, difficulty, max_turns, render, max_steps=max_steps, layout=layout
-        )
+    supports_caves = False
 
     def _start_games(self) -> None:
         assert self.pool is not None

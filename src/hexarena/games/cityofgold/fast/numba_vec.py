@@ -14,7 +14,6 @@ import numba as nb
 import numpy as np
 
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, PLAY, REMOVE, SHOP, SPECIAL
-from hexarena.games.cityofgold.board import Difficulty
 from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast.boards import STRIDE
 from hexarena.games.cityofgold.fast.numba_engine import (
@@ -196,6 +195,8 @@ def heads_to_flat_batch(actions: np.ndarray, phases: np.ndarray) -> np.ndarray:
 class CpuVecEnv(VecEnv):
     """:class:`..vec.VecEnv` stepped by the numba engine (no caves variant, no ``games`` list)."""
 
+    supports_caves = False
+
     def __init__(
         self,
         n: int | None = None,
@@ -217,25 +218,6 @@ class CpuVecEnv(VecEnv):
         self._final_raw = self.final_observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
         self._sel_raw = self.selected_action_masks.view(np.uint8).reshape(n, MASK_BYTES)
         self._tables = tables().args()
-
-    def reset(
-        self,
-        seed: int = 0,
-        n_players: int = 4,
-        n_pieces: int = 3,
-        difficulty: Difficulty | int | str = Difficulty.EASY,
-        max_turns: int = 1000,
-        render: bool = False,
-        *,
-        max_steps: int | None = None,
-        layout: str = "linear",
-        caves: bool = False,
-    ) -> None:
-        if caves:
-            raise ValueError("the cpu backend has no caves variant; use backend='python'")
-        super().reset(
-            seed, n_players, n_pieces, difficulty, max_turns, render, max_steps=max_steps, layout=layout
-        )
 
     def _start_games(self) -> None:
         assert self.pool is not None
