@@ -10,13 +10,14 @@ from functools import cache
 
 import numpy as np
 
-from hexarena.core.hexgrid import WrappedOffsetGrid, axial_to_oddr, oddr_to_axial, spiral
+from hexarena.core.hexgrid import DIRECTIONS, Hex, WrappedOffsetGrid, axial_to_oddr, oddr_to_axial, spiral
 
 ROWS, COLS = 42, 66
 N_TILES = ROWS * COLS
 GRID = WrappedOffsetGrid(COLS, ROWS)
 WORK_RADIUS = 3
 N_WORK = 37  # a city's centre plus the 36 tiles of rings 1-3
+REACH_RADIUS = 8  # movement is searched in the 217 tiles within 8 of a unit
 
 
 @cache
@@ -63,3 +64,23 @@ def work_area() -> np.ndarray:
 def ring_of_slot() -> np.ndarray:
     """(37,) ring number (0..3) of each work-area slot."""
     return np.array([0] + [1] * 6 + [2] * 12 + [3] * 18, np.int32)
+
+
+@cache
+def window_offsets() -> np.ndarray:
+    """(217, 2) axial offsets of the tiles within REACH_RADIUS, centre first."""
+    return np.array([(h.q, h.r) for h in spiral(Hex(0, 0), REACH_RADIUS)], np.int32)
+
+
+@cache
+def window_neighbors() -> np.ndarray:
+    """(217, 6) window index of each window tile's neighbour per direction, -1 outside the window.
+
+    The hex grid looks the same around every tile (up to the map's top and bottom edges), so one
+    table serves every unit; columns never wrap onto themselves at this radius.
+    """
+    index = {tuple(o): i for i, o in enumerate(window_offsets().tolist())}
+    return np.array(
+        [[index.get((q + d.q, r + d.r), -1) for d in DIRECTIONS] for q, r in window_offsets().tolist()],
+        np.int32,
+    )

@@ -7,11 +7,21 @@ Categories: 0 move, 1 settle, 2-15 worker builds, 16-17 caravans (later stage), 
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
-from hexarena.games.terranova.geometry import N_TILES, N_WORK
+from hexarena.games.terranova.geometry import (
+    COLS,
+    N_TILES,
+    N_WORK,
+    ROWS,
+    axial,
+    window_neighbors,
+    window_offsets,
+)
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.world import (
@@ -22,7 +32,6 @@ from hexarena.games.terranova.world import (
     enter_cost,
     is_military,
     masked_argmax,
-    neighbor_table,
     occupancy,
     top_era,
     work_frames,
@@ -60,44 +69,58 @@ def finish_builds(state: GameState, p: jax.Array) -> GameState:
     return state._replace(tiles=tiles, units=units)
 
 
+def window_tiles(pos: jax.Array) -> jax.Array:
+    """(217,) tiles within REACH_RADIUS of ``pos`` in window order, -1 beyond the map's edge."""
+    q, r = (const(a)[pos] for a in axial())
+    off = const(window_offsets())
+    wq, row = q + off[:, 0], r + off[:, 1]
+    col = (wq + (row - (row & 1)) // 2) % COLS
+    return jnp.where((row >= 0) & (row < ROWS), row * COLS + col, -1)
+
+
 def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> jax.Array:
     """(H,) tiles the unit can end its move on this turn (Civ V: a last step may overspend).
 
-    Bellman-Ford over the neighbour table for a fixed number of rounds (enough for 8 moves in the
-    open; long road trips are cut there).
+    Bellman-Ford over the 217 tiles within 8 of the unit, for 8 rounds: enough for 8 moves in
+    the open (very long road trips are cut there).
     """
     tb = load_tables()
     u = state.units
     kind, pos, moves = u.kind[p, slot], u.pos[p, slot], u.moves[p, slot]
+    tiles = window_tiles(jnp.maximum(pos, 0))
+    valid = tiles >= 0
+    lt = jnp.maximum(tiles, 0)
+    lnb = const(window_neighbors())
+    nb_ok = (lnb >= 0) & valid[jnp.maximum(lnb, 0)]
+    lnb = jnp.maximum(lnb, 0)
     sailing = state.players.techs[p, tb.tech("sailing")]
-    cost = enter_cost(state, sailing)
-    mil_owner = jnp.where(occ.military >= 0, occ.military // MAX_UNITS, -1)
-    civ_owner = jnp.where(occ.civilian >= 0, occ.civilian // MAX_UNITS, -1)
+    cost = enter_cost(state, sailing)[lt]
+    mil_owner = jnp.where(occ.military >= 0, occ.military // MAX_UNITS, -1)[lt]
+    civ_owner = jnp.where(occ.civilian >= 0, occ.civilian // MAX_UNITS, -1)[lt]
     foreign = ((mil_owner >= 0) & (mil_owner != p)) | ((civ_owner >= 0) & (civ_owner != p))
-    foreign |= ((occ.city_owner >= 0) & (occ.city_owner != p)) | occ.cs_city
-    passable = (cost < IMPASSABLE) & ~foreign
-    nb = neighbor_table()
-    road = state.tiles.road | (occ.city_owner >= 0)
-    # step_cost[t, d]: entering t from its neighbour in direction d. Roads cost a third; crossing a
+    foreign |= ((occ.city_owner[lt] >= 0) & (occ.city_owner[lt] != p)) | occ.cs_city[lt]
+    passable = (cost < IMPASSABLE) & ~foreign & valid
+    road = (state.tiles.road | (occ.city_owner >= 0))[lt]
+    # step_cost[i, d]: entering i from its neighbour in direction d. Roads cost a third; crossing a
     # river (without a bridge: Engineering) or embarking / landing takes every move left.
-    on_road = road[:, None] & road[jnp.maximum(nb, 0)]
-    river = ((state.layers.river[:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1) > 0
+    on_road = road[:, None] & road[lnb]
+    river = ((state.layers.river[lt][:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1) > 0
     bridges = state.players.techs[p, tb.tech("engineering")]
-    water = state.layers.elevation == 0
-    shore = water[:, None] != water[jnp.maximum(nb, 0)]
+    water = (state.layers.elevation == 0)[lt]
+    shore = water[:, None] != water[lnb]
     step_cost = jnp.where(on_road & (~river | bridges), 1.0 / 3.0, cost[:, None])
     step_cost = jnp.where((river & ~(on_road & bridges)) | shore, jnp.maximum(moves, 1.0), step_cost)
-    dist0 = jnp.where(jnp.arange(N_TILES) == pos, 0.0, jnp.inf)
+    dist0 = jnp.where(jnp.arange(tiles.shape[0]) == 0, 0.0, jnp.inf)
 
     def relax(_: int, dist: jax.Array) -> jax.Array:
-        from_nb = jnp.where(nb >= 0, dist[jnp.maximum(nb, 0)], jnp.inf)
+        from_nb = jnp.where(nb_ok, dist[lnb], jnp.inf)
         cand = jnp.where(from_nb < moves, jnp.minimum(from_nb + step_cost, moves), jnp.inf)
         return jnp.minimum(dist, jnp.where(passable, cand.min(1), jnp.inf))
 
     dist = jax.lax.fori_loop(0, REACH_ITERATIONS, relax, dist0)
-    mil = is_military(kind)
-    own_same = jnp.where(mil, mil_owner == p, civ_owner == p)
-    return (dist <= moves) & (dist > 0) & ~own_same & (kind > 0)
+    own_same = jnp.where(is_military(kind), mil_owner == p, civ_owner == p)
+    ok = (dist <= moves) & (dist > 0) & ~own_same & valid & (kind > 0) & (pos >= 0)
+    return jnp.zeros(N_TILES, bool).at[jnp.where(ok, tiles, N_TILES)].set(True, mode="drop")
 
 
 def settle_ok(state: GameState, p: jax.Array, pos: jax.Array, dist: jax.Array) -> jax.Array:
@@ -158,6 +181,16 @@ def attack_targets(
     )
 
 
+def put(arr: jax.Array, idx: Any, value: Any, go: jax.Array) -> jax.Array:
+    """``arr`` with ``arr[idx] = value`` where ``go``: a masked point update.
+
+    Every action below writes only through masked updates, so a slot runs all of them in turn
+    and only the chosen one takes effect: under ``vmap`` this costs a few point writes instead of
+    selecting between whole copies of the state (what ``lax.switch`` turns into).
+    """
+    return arr.at[idx].set(jnp.where(go, jnp.asarray(value, arr.dtype), arr[idx]))
+
+
 def _remove_unit(state: GameState, q: jax.Array, s: jax.Array, gone: jax.Array) -> GameState:
     """Clear unit slot (q, s) where ``gone``."""
     u = state.units
@@ -201,16 +234,17 @@ def spawn_unit(
     ), put
 
 
-def _move(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array) -> GameState:
+def _move(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, go: jax.Array) -> GameState:
     u = state.units
     return state._replace(
-        units=u._replace(pos=u.pos.at[p, slot].set(target), moves=u.moves.at[p, slot].set(0.0))
+        units=u._replace(pos=put(u.pos, (p, slot), target, go), moves=put(u.moves, (p, slot), 0.0, go))
     )
 
 
-def found_city(state: GameState, p: jax.Array, pos: jax.Array) -> GameState:
+def found_city(state: GameState, p: jax.Array, pos: jax.Array, go: jax.Array | bool = True) -> GameState:
     """A new city of ``p`` on ``pos``: first free slot, claims the unowned tiles of ring 1."""
     tb = load_tables()
+    go = jnp.asarray(go)
     c, t = state.cities, state.tiles
     slot = jnp.argmin(c.exists[p]).astype(jnp.int32)
     first = ~c.exists[p].any()
@@ -221,46 +255,47 @@ def found_city(state: GameState, p: jax.Array, pos: jax.Array) -> GameState:
         & (t.owner[jnp.maximum(ring1, 0)] < 0)
         & (state.layers.cs_owner[jnp.maximum(ring1, 0)] == 0)
     )
-    claim = claim.at[0].set(True)
-    idx = jnp.where(claim, ring1, N_TILES)
+    idx = jnp.where(claim.at[0].set(True) & go, ring1, N_TILES)
+    at = (p, slot)
     cities = c._replace(
-        exists=c.exists.at[p, slot].set(True),
-        pos=c.pos.at[p, slot].set(pos),
-        capital=c.capital.at[p, slot].set(first),
-        pop=c.pop.at[p, slot].set(1),
-        food=c.food.at[p, slot].set(0.0),
-        prod=c.prod.at[p, slot].set(0.0),
-        constructing=c.constructing.at[p, slot].set(-1),
-        culture=c.culture.at[p, slot].set(0.0),
-        tiles_claimed=c.tiles_claimed.at[p, slot].set(0),
-        hp=c.hp.at[p, slot].set(tb.rules["city_max_hp"]),
-        buildings=c.buildings.at[p, slot].set(buildings),
-        worked=c.worked.at[p, slot].set(jnp.zeros(N_WORK, bool).at[0].set(True)),
+        exists=put(c.exists, at, True, go),
+        pos=put(c.pos, at, pos, go),
+        capital=put(c.capital, at, first, go),
+        pop=put(c.pop, at, 1, go),
+        food=put(c.food, at, 0.0, go),
+        prod=put(c.prod, at, 0.0, go),
+        constructing=put(c.constructing, at, -1, go),
+        culture=put(c.culture, at, 0.0, go),
+        tiles_claimed=put(c.tiles_claimed, at, 0, go),
+        hp=put(c.hp, at, tb.rules["city_max_hp"], go),
+        buildings=put(c.buildings, at, buildings, go),
+        worked=put(c.worked, at, jnp.zeros(N_WORK, bool).at[0].set(True), go),
+        yields=put(c.yields, at, jnp.zeros(c.yields.shape[-1]), go),
     )
     tiles = t._replace(
         owner=t.owner.at[idx].set(p.astype(jnp.int8), mode="drop"),
         owner_city=t.owner_city.at[idx].set(slot.astype(jnp.int8), mode="drop"),
-        road=t.road.at[pos].set(True),
-        improvement=t.improvement.at[pos].set(0),
+        road=put(t.road, pos, True, go),
+        improvement=put(t.improvement, pos, 0, go),
     )
-    players = state.players._replace(ever_settled=state.players.ever_settled.at[p].set(True))
+    players = state.players._replace(ever_settled=put(state.players.ever_settled, p, True, go))
     return state._replace(cities=cities, tiles=tiles, players=players)
 
 
-def _settle(state: GameState, p: jax.Array, slot: jax.Array) -> GameState:
-    state = found_city(state, p, state.units.pos[p, slot])
-    return _remove_unit(state, p, slot, jnp.asarray(True))
+def _settle(state: GameState, p: jax.Array, slot: jax.Array, go: jax.Array) -> GameState:
+    state = found_city(state, p, state.units.pos[p, slot], go)
+    return _remove_unit(state, p, slot, go)
 
 
-def _build(state: GameState, p: jax.Array, slot: jax.Array, cat: jax.Array) -> GameState:
+def _build(state: GameState, p: jax.Array, slot: jax.Array, cat: jax.Array, go: jax.Array) -> GameState:
     tb = load_tables()
     u = state.units
     turns = const(tb.improvement_turns)[const(tb.category_improvement)[cat]]
     return state._replace(
         units=u._replace(
-            engaged_turns=u.engaged_turns.at[p, slot].set(turns.astype(jnp.int8)),
-            engaged_action=u.engaged_action.at[p, slot].set(cat.astype(jnp.int8)),
-            moves=u.moves.at[p, slot].set(0.0),
+            engaged_turns=put(u.engaged_turns, (p, slot), turns, go),
+            engaged_action=put(u.engaged_action, (p, slot), cat, go),
+            moves=put(u.moves, (p, slot), 0.0, go),
         )
     )
 
@@ -323,7 +358,9 @@ def capture_city(state: GameState, p: jax.Array, q: jax.Array, cs: jax.Array, ta
     return state._replace(cities=c._replace(**fields), tiles=t._replace(owner=owner, owner_city=owner_city))
 
 
-def _combat(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, occ: Occupancy) -> GameState:
+def _combat(
+    state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, occ: Occupancy, go: jax.Array
+) -> GameState:
     """One attack on ``target``: a military unit defends first, then the city, then a civilian."""
     tb = load_tables()
     r = tb.rules
@@ -350,50 +387,45 @@ def _combat(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, 
     to_def, to_att = formulas.combat_damage(att_eff, defence, ranged)
     victim = jnp.where(vs_city, city_q, uq)
     pl = state.players
-    war = pl.at_war.at[p, victim].set(True).at[victim, p].set(True)
+    war = put(put(pl.at_war, (p, victim), True, go), (victim, p), True, go)
     state = state._replace(players=pl._replace(at_war=war))
     # Damage to a defending unit; a civilian alone is captured (a settler becomes a worker).
     u = state.units
     unit_hp = u.hp[uq, us] - jnp.where(vs_civ, 1.0, to_def)
-    hit_unit = ~vs_city
-    state = state._replace(
-        units=u._replace(hp=u.hp.at[uq, us].set(jnp.where(hit_unit, unit_hp, u.hp[uq, us])))
-    )
+    hit_unit = ~vs_city & go
+    state = state._replace(units=u._replace(hp=put(u.hp, (uq, us), unit_hp, hit_unit)))
     state = _remove_unit(state, uq, us, hit_unit & (unit_hp <= 0))
     worker = jnp.asarray(tb.unit("worker"), jnp.int8)
-    state, _ = spawn_unit(state, p, worker, target, vs_civ)
+    state, _ = spawn_unit(state, p, worker, target, vs_civ & go)
     # Damage to a city; a melee blow at zero takes it (a capital is sacked instead).
     c = state.cities
     city_hp = c.hp[cq, cs] - to_def
-    state = state._replace(
-        cities=c._replace(hp=c.hp.at[cq, cs].set(jnp.where(vs_city, city_hp, c.hp[cq, cs])))
-    )
-    falls = vs_city & (city_hp <= 0) & ~ranged
+    state = state._replace(cities=c._replace(hp=put(c.hp, (cq, cs), city_hp, vs_city & go)))
+    falls = vs_city & (city_hp <= 0) & ~ranged & go
     sacked = falls & state.cities.capital[cq, cs]
-    c = state.cities
-    sack_hp = jnp.where(sacked, r["sacked_capital_hp"], c.hp[cq, cs])
-    pl = state.players
+    c, pl = state.cities, state.players
     state = state._replace(
-        cities=c._replace(hp=c.hp.at[cq, cs].set(sack_hp)),
-        players=pl._replace(has_sacked=pl.has_sacked.at[p, cq].set(pl.has_sacked[p, cq] | sacked)),
+        cities=c._replace(hp=put(c.hp, (cq, cs), r["sacked_capital_hp"], sacked)),
+        players=pl._replace(has_sacked=put(pl.has_sacked, (p, cq), True, sacked)),
     )
     state = capture_city(state, p, cq, cs, falls & ~sacked)
     # The attacker: melee damage, then it advances when the tile is clear.
     u = state.units
     att_hp = u.hp[p, slot] - to_att
-    u = u._replace(hp=u.hp.at[p, slot].set(att_hp), moves=u.moves.at[p, slot].set(0.0))
-    state = state._replace(units=u._replace(fought=u.fought.at[p, slot].set(True)))
+    at = (p, slot)
+    u = u._replace(
+        hp=put(u.hp, at, att_hp, go), moves=put(u.moves, at, 0.0, go), fought=put(u.fought, at, True, go)
+    )
+    state = state._replace(units=u)
     after = occupancy(state)
     clear = (after.military[target] < 0) & ((after.city_owner[target] < 0) | (after.city_owner[target] == p))
-    advance = ~ranged & (att_hp > 0) & clear
+    advance = ~ranged & (att_hp > 0) & clear & go
     civ_after = after.civilian[target]
     cq2, cs2 = jnp.maximum(civ_after, 0) // MAX_UNITS, jnp.maximum(civ_after, 0) % MAX_UNITS
     state = _remove_unit(state, cq2, cs2, advance & (civ_after >= 0) & (cq2 != p))
     u = state.units
-    state = state._replace(
-        units=u._replace(pos=u.pos.at[p, slot].set(jnp.where(advance, target, u.pos[p, slot])))
-    )
-    return _remove_unit(state, p, slot, att_hp <= 0)
+    state = state._replace(units=u._replace(pos=put(u.pos, at, target, advance)))
+    return _remove_unit(state, p, slot, (att_hp <= 0) & go)
 
 
 def unit_phase(
@@ -425,24 +457,11 @@ def unit_phase(
         here = jnp.arange(N_TILES) == pos
         tmask = jnp.where(cat == MOVE, reach, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
         target = masked_argmax(hscore, tmask)
-        branch = jnp.select(
-            [cat == MOVE, cat == SETTLE, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD), cat == COMBAT],
-            [1, 2, 3, 4],
-            0,
-        )
-        tgt = jnp.maximum(target, 0)
-        c = jnp.maximum(cat, 0)
-        st = jax.lax.switch(
-            branch,
-            [
-                lambda s: s,
-                lambda s: _move(s, p, slot, tgt),
-                lambda s: _settle(s, p, slot),
-                lambda s: _build(s, p, slot, c),
-                lambda s: _combat(s, p, slot, tgt, occ),
-            ],
-            st,
-        )
+        tgt, c = jnp.maximum(target, 0), jnp.maximum(cat, 0)
+        st = _move(st, p, slot, tgt, cat == MOVE)
+        st = _settle(st, p, slot, cat == SETTLE)
+        st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
+        st = _combat(st, p, slot, tgt, occ, cat == COMBAT)
         return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])
 
     slots = jnp.arange(MAX_UNITS, dtype=jnp.int32)
