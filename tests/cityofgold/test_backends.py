@@ -170,3 +170,28 @@ def test_jax_backend_equals_scalar(n_players):
 def test_batched_backends_refuse_the_caves_variant(backend):
     with pytest.raises(ValueError, match="caves"):
         get_vec_env(2, backend)().reset(0, caves=True)
+
+
+def test_jax_pgx_style_init_and_step_match_the_scalar_games():
+    """``init(key)`` picks a schedule number ``u``; the game is the scalar ``pool.new_game(u, 0)``."""
+    jax = pytest.importorskip("jax")
+    from hexarena.games.cityofgold.fast.jax_engine import CityOfGold, to_records
+
+    pool = BoardPool(7, 16, n_pieces=1)
+    env = CityOfGold(pool, n_players=3, max_turns=12)
+    with jax.enable_x64(True):
+        state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(3), 2))
+        stepper = jax.jit(jax.vmap(env.step))
+        games = [pool.new_game(int(u), 0, 3, 12) for u in state.env]
+        rng = np.random.default_rng(0)
+        for t in range(120):
+            for i, g in enumerate(games):
+                assert first_difference(to_records(state.observation)[i : i + 1], observe(g)[None]) is None, t
+            actions = np.array([rng.choice(np.flatnonzero(legal_mask(g))) for g in games], np.int32)
+            state = stepper(state, actions, jax.random.split(jax.random.PRNGKey(t), 2))
+            for i, g in enumerate(games):
+                step(g, int(actions[i]))
+                if g.done:
+                    assert bool(state.truncated[i]) == g.truncated
+                    games[i] = pool.new_game(int(state.env[i]), int(state.episode[i]), 3, 12)
+        assert int(state.episode.sum()) >= 2

@@ -1,5 +1,6 @@
 """The JAX engine: pure ``init`` / ``step`` over a pytree of fixed-size arrays (pgx style).
 
+:class:`CityOfGold` gives the pgx-style pair ``init(key)`` / ``step(state, action, key)``.
 ``State`` carries the pgx fields (``current_player``, ``observation``, ``legal_action_mask``,
 ``rewards``, ``terminated``, ``truncated``, ``step_count``) and the game. ``step`` applies one
 action; a batch is stepped by :func:`batch_step` (``jit(vmap(step))`` plus auto-reset of the
@@ -628,3 +629,35 @@ def rollout(
     the state and the number of games finished."""
     with jax.enable_x64(True):
         return _rollout(s, key, b, cfg, size, steps)
+
+
+class CityOfGold:
+    """pgx-style single-env API over a board pool: ``init(key)`` and ``step(state, action, key)``,
+    pure functions to ``jax.jit(jax.vmap(...))``. Trace and call them inside
+    ``jax.enable_x64(True)`` (the deck draws are 64-bit), e.g.::
+
+        env = CityOfGold(BoardPool(0, 256))
+        with jax.enable_x64(True):
+            state = jax.jit(jax.vmap(env.init))(jax.random.split(key, 1024))
+            state = jax.jit(jax.vmap(env.step))(state, actions, keys)
+    """
+
+    def __init__(self, pool: BoardPool, n_players: int = 4, max_turns: int = 1000, omniscient: bool = False):
+        self.pool = pool
+        self.boards = Boards.from_pool(pool)
+        self.cfg = Config(n_players, max_turns, omniscient)
+
+    def init(self, key: jax.Array) -> State:
+        """The game the key picks: schedule number ``u`` drawn from the key, the same game as the
+        scalar ``pool.new_game(u, 0, ...)`` (board ``u % pool size``)."""
+        u = jax.random.randint(key, (), 0, 2**31 - 1, dtype=i32)
+        return _new_game(u, i32(0), self.boards, self.cfg, self.pool.size)
+
+    def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+        """One transition with auto-reset to the env's next game of the schedule (the finished
+        game's rewards and flags stay readable). ``key`` is unused: draws come from the state."""
+        s = step(state, action, self.boards, self.cfg)
+        fresh = _new_game(s.env, s.episode + 1, self.boards, self.cfg, self.pool.size)
+        keep = _set(fresh, rewards=s.rewards, terminated=s.terminated, truncated=s.truncated)
+        done = s.terminated | s.truncated
+        return jax.tree.map(lambda x, y: jnp.where(done, x, y), keep, s)
