@@ -125,15 +125,7 @@ def env_step_for(devices: tuple[Any, ...]) -> tuple[Callable, Mesh, NamedShardin
     ) -> tuple:
         return jax.vmap(jax.vmap(game_step))(states, tracker, metrics, actions)
 
-    mapped = _shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False)
-
-    @jax.jit
-    def env_step(
-        states: GameState, actions: tuple, obs_spaces: Tracker, episode_metrics: dict, turn_ids: jax.Array
-    ) -> tuple:
-        st, tr, me, ids, obs, rew, done, ex = mapped(states, actions, obs_spaces, episode_metrics, turn_ids)
-        return st, tr, me, ids, obs, rew, done, ex
-
+    env_step = jax.jit(_shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False))
     return env_step, mesh, NamedSharding(mesh, spec)
 
 
