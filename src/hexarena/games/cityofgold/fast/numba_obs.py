@@ -148,7 +148,9 @@ def write_obs(
     removal = DISCARD if s.phase == PAY_DISCARD or s.phase == BUYING else REMOVE
     starts = (PLAY, SPECIAL, removal, MOVE, SHOP)
     sizes = (C.N_CARDS, C.N_CARDS, C.N_CARDS, 12, C.N_SHOP)
-    for h in range(5):
+    for h in range(5):  # element loops: a slice copy within one array goes through a temporary
         at = heads + o[O_HEAD_OFF + h]
+        src = flat + starts[h]
         row[at] = 1
-        row[at + 1 : at + 1 + sizes[h]] = row[flat + starts[h] : flat + starts[h] + sizes[h]]
+        for k in range(sizes[h]):
+            row[at + 1 + k] = row[src + k]
