@@ -70,6 +70,7 @@ def _write_seat(row, s, p: int, seat: int, visible: bool, o) -> None:
 @nb.njit(cache=True, error_model="numpy")
 def write_obs(
     row,
+    sel,
     s,
     b,
     marked,
@@ -81,7 +82,8 @@ def write_obs(
     omniscient: bool,
     tables,
 ) -> None:
-    """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``."""
+    """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``; ``sel``
+    := that seat's five-head mask (written in the same pass)."""
     cards, shop, nbr, o, floats = tables
     me = s.player
     base = o[O_MAP]
@@ -150,7 +152,11 @@ def write_obs(
     sizes = (C.N_CARDS, C.N_CARDS, C.N_CARDS, 12, C.N_SHOP)
     for h in range(5):  # element loops: a slice copy within one array goes through a temporary
         at = heads + o[O_HEAD_OFF + h]
+        mine = o[O_HEAD_OFF + h]
         src = flat + starts[h]
         row[at] = 1
+        sel[mine] = 1
         for k in range(sizes[h]):
-            row[at + 1 + k] = row[src + k]
+            v = row[src + k]
+            row[at + 1 + k] = v
+            sel[mine + 1 + k] = v

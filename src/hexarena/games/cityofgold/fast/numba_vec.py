@@ -24,9 +24,6 @@ from hexarena.games.cityofgold.fast.numba_engine import (
     CFG_POOL,
     CFG_VALIDATE,
     O_FLAT,
-    O_HEADS,
-    O_PD,
-    O_PD_SIZE,
     PAY_DISCARD,
     STATE_DTYPE,
     Tables,
@@ -64,7 +61,7 @@ IO_DTYPE = np.dtype(
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _start(i: int, k: int, st, boards, obs, cfg, tables) -> None:
+def _start(i: int, k: int, st, boards, obs, sel, cfg, tables) -> None:
     """Env ``i``'s ``k``-th game from the pool schedule (see :mod:`.boards`), freshly observed."""
     cards, shop = tables[0], tables[1]
     s = st[i]
@@ -79,22 +76,14 @@ def _start(i: int, k: int, st, boards, obs, cfg, tables) -> None:
     new_game(s, s.rng, boards[j], seed, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cards, shop)
     s.viewer = s.player
     n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
-    write_obs(obs[i], s, boards[j], s.marked, FRESH, 0, 0, n_players, n_pawns, omni, tables)
+    write_obs(obs[i], sel[i], s, boards[j], s.marked, FRESH, 0, 0, n_players, n_pawns, omni, tables)
 
 
 @nb.njit(cache=True, error_model="numpy")
 def start_all(st, boards, obs, sel, io, cfg, tables) -> None:
     for i in range(st.shape[0]):
-        _start(i, 0, st, boards, obs, cfg, tables)
-        _select(i, st[i], obs, sel, io, tables[3])
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _select(i: int, s, obs, sel, io, o) -> None:
-    me = s.player
-    io[i].agent = me
-    at = o[O_PD] + me * o[O_PD_SIZE] + o[O_HEADS]
-    sel[i, :] = obs[i, at : at + MASK_BYTES]
+        _start(i, 0, st, boards, obs, sel, cfg, tables)
+        io[i].agent = st[i].player
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -123,6 +112,7 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tables) -> 
     cards, shop, nbr, o = tables[0], tables[1], tables[2], tables[3]
     flat = o[O_FLAT]
     scratch = np.empty(8, np.int16)
+    scratch_sel = np.empty(MASK_BYTES, np.uint8)
     fused = sampler.shape[0] > 0
     events = 0
     for i in range(st.shape[0]):
@@ -146,20 +136,35 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tables) -> 
             out.truncated = s.truncated
             for p in range(n_players):
                 out.rewards[p] = s.rewards[p]
-            write_obs(final[i], s, boards[s.board], scratch, FRESH, 0, 0, n_players, n_pawns, omni, tables)
+            write_obs(
+                final[i],
+                scratch_sel,
+                s,
+                boards[s.board],
+                scratch,
+                FRESH,
+                0,
+                0,
+                n_players,
+                n_pawns,
+                omni,
+                tables,
+            )
             s.term[0] = s.turn
             s.term[1] = s.truncated
             s.term[2] = n_players
             for p in range(4):
                 for c in range(len(STAT_NAMES)):
                     s.term[3 + p * len(STAT_NAMES) + c] = s.stats[p, c]
-            _start(i, s.episode + 1, st, boards, obs, cfg, tables)
+            _start(i, s.episode + 1, st, boards, obs, sel, cfg, tables)
         else:
             mode = MOVER if s.player == s.viewer else VIEWER
             prev = s.viewer
             s.viewer = s.player
-            write_obs(obs[i], s, boards[s.board], s.marked, mode, prev, a, n_players, n_pawns, omni, tables)
-        _select(i, s, obs, sel, io, o)
+            write_obs(
+                obs[i], sel[i], s, boards[s.board], s.marked, mode, prev, a, n_players, n_pawns, omni, tables
+            )
+        out.agent = s.player
     return events
 
 
