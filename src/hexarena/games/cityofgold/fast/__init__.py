@@ -3,10 +3,11 @@
 * :mod:`.boards`: the board pool (generated courses as fixed-size arrays) and the episode
   schedule (which board and which play seed env ``i`` uses for its ``k``-th game). Every backend,
   the scalar one included, follows the same schedule, so auto-reset gives the same games.
-* :mod:`.numba_engine`: the CPU engine (numba kernels over a batch of per-env state records,
-  writing the observation records of :mod:`..observe` in place).
+* :mod:`.numba_engine` (rules) and :mod:`.numba_obs` (observation writer): the CPU engine, numba
+  kernels over a batch of per-env state records writing the records of :mod:`..observe` in place.
 * :mod:`.numba_vec`: the vectorised API of :mod:`..vec` on the CPU engine (``backend="cpu"``).
-* :mod:`.jax_engine`: the pure functional JAX engine (``init`` / ``step`` over a pytree).
+* :mod:`.jax_engine`: the pure functional JAX engine (``init`` / ``step`` over a pytree, batched
+  step with auto-reset, ``lax.scan`` rollouts); :mod:`.jax_vec`: ``backend="jax"``.
 
 Map generation never runs inside a kernel: boards come from the pool, built on the host.
 """
