@@ -148,14 +148,16 @@ def test_scalar_play_seed_keeps_rules_and_observation():
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_jax_backend_equals_scalar(n_players):
-    """Same settings for every case but the player count (few compiled shapes); the bot wins
-    some games, the eager player plays specials, the turn cap forces auto-resets."""
+    """Same settings for every case but the player count (few compiled shapes; 3 players see
+    everything); the bot wins some games, the eager player plays specials, the turn cap forces
+    auto-resets."""
     pytest.importorskip("jax")
     seen = run_side_by_side(
         "jax",
         4,
         500,
         seed=n_players,
+        omniscient=n_players == 3,
         bots=1,
         eager=1,
         illegal_every=50,
