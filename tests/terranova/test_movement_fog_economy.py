@@ -7,8 +7,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from tn_helpers import attack_scores, clear_units, flatten, place_unit
 
-from helpers import attack_scores, clear_units, flatten, place_unit
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import production_phase
 from hexarena.games.terranova.geometry import distance_np, neighbors, work_area

@@ -6,8 +6,8 @@ from __future__ import annotations
 import jax
 import numpy as np
 import pytest
+from tn_helpers import check_executed, check_invariants, host, one_game_simulator
 
-from helpers import check_executed, check_invariants, host, one_game_simulator
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.spaces import EXECUTED_SHAPES, map_shapes, random_actions

@@ -10,6 +10,12 @@ Actions are a nested tuple, in the spec's order::
      (worked_tiles (10, 36, 36), build_choice (10, 185)))
 
 The simulator takes them with two extra leading axes (num_devices, num_games).
+
+Index conventions: a tile is ``row * 66 + col``; a worked-tile slot ``j`` (0..35) is tile
+``geometry.work_area()[city_tile, 1 + j]`` (rings 1 to 3 around the city, in walking order); a
+buildable ``b`` is building ``b`` for ``b < 148`` and unit type ``b - 147`` otherwise; unit action
+categories follow ``units.json`` (0 move, 1 settle, 2-15 worker builds, 16-17 caravans, 18 combat).
+Executed actions use the same indices, -1 where nothing was executed.
 """
 
 from __future__ import annotations
