@@ -12,7 +12,7 @@ import numpy as np
 
 from hexarena.core.contract import GameState
 from hexarena.core.players import Reply, SeededPlayer
-from hexarena.games.terranova.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.tables import load_tables
 
 WORKER_BUILDS = ("farm", "mine", "pasture", "plantation", "camp", "quarry", "road", "move")
@@ -86,16 +86,22 @@ class HeuristicPlayer(SeededPlayer):
                     "categories": ["combat", "move"],
                     "targets": _best(value, near_enemy | frontier),
                 }
-        builds = self._builds(len(mine), kinds[me], cities["population"][me][mine])
-        return {"tech": techs, "units": orders, "build": {str(c): builds for c in mine}}
+        builds = self._builds(len(mine), kinds[me])
+        work = {}
+        for c, tile in zip(mine, city_tiles, strict=True):
+            ring = work_area()[tile, 1:]
+            value = np.where(ring >= 0, yields[np.maximum(ring, 0)] @ np.array([3.0, 2, 1, 0, 0, 0, 0]), -1)
+            work[str(c)] = [int(j) for j in np.argsort(-value, kind="stable")]
+        return {"tech": techs, "units": orders, "build": {str(c): builds for c in mine}, "work": work}
 
     @staticmethod
-    def _builds(n_cities: int, my_kinds: np.ndarray, pops: np.ndarray) -> list[str]:
+    def _builds(n_cities: int, my_kinds: np.ndarray) -> list[str]:
+        """Worker and warrior first, then settlers up to six cities, then buildings."""
         tb = load_tables()
-        settlers = int((my_kinds == tb.unit("settler")).sum())
-        order = list(BUILD_ORDER)
-        if n_cities + settlers < 6 and (pops >= 2).any():
-            order.insert(0, "settler")
+        have = {name: int((my_kinds == tb.unit(name)).sum()) for name in ("settler", "worker", "warrior")}
+        order = [name for name in BUILD_ORDER if not (name in have and have[name] >= n_cities)]
+        if n_cities + have["settler"] < 6:
+            order.insert(2 if have["worker"] == 0 else 0, "settler")
         return order
 
 
