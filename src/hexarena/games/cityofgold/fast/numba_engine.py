@@ -65,8 +65,6 @@ DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = range(5)
 NO_REQ, COIN, REQ_DISCARD = 0, 3, 4
 ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADES, _ = range(10)
 ARRIVED = -1
-# Config vector entries.
-CFG_PLAYERS, CFG_PAWNS, CFG_MAX_TURNS, CFG_VALIDATE, CFG_OMNISCIENT, CFG_POOL = range(6)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -133,18 +131,30 @@ def float_bytes() -> np.ndarray:
     return (np.arange(-64, 4096, dtype=np.float32) / 2).view(np.uint8).reshape(-1, 4)
 
 
-class Tables:
-    """Every constant array the kernels take, built once per process."""
+TABLE_DTYPE = np.dtype(
+    [
+        ("cards", np.int64, (C.N_CARDS, 11)),
+        ("shop", np.int64, (C.N_SHOP, 3)),
+        ("nbr", np.int16, (len(NEIGHBORS), 6)),
+        ("layout", np.int64, (O_LEN,)),
+        ("floats", np.uint8, (4160, 4)),
+    ]
+)
+"""Every constant array the kernels read, in one record: a record and its fields carry no
+reference count, where each array argument costs two atomic operations per call."""
 
-    def __init__(self) -> None:
-        self.cards = card_table()
-        self.shop = shop_table()
-        self.neighbors = np.array(NEIGHBORS, np.int16)
-        self.layout = layout()
-        self.floats = float_bytes()
+CFG_DTYPE = np.dtype(
+    [(name, np.int64) for name in ("n_players", "n_pawns", "max_turns", "validate", "omniscient", "pool")]
+)
+"""The batch settings, one record (read by the kernels as ``c.n_players``, ...)."""
 
-    def args(self) -> tuple[np.ndarray, ...]:
-        return (self.cards, self.shop, self.neighbors, self.layout, self.floats)
+
+def make_tables() -> np.ndarray:
+    """The one-record :data:`TABLE_DTYPE` array of constants."""
+    t = np.zeros(1, TABLE_DTYPE)
+    t["cards"], t["shop"], t["nbr"] = card_table(), shop_table(), np.array(NEIGHBORS, np.int16)
+    t["layout"], t["floats"] = layout(), float_bytes()
+    return t
 
 
 # ------------------------------------------------------------------------------- random ---
@@ -402,7 +412,7 @@ def _paid_one(s) -> None:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _move(s, rng, b, pawn: int, d: int, free: bool, cfg, cards, nbr) -> None:
+def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
     p = s.player
     n, g, kind, amount = _target(s, b, s.pawns[p, pawn], d, nbr)
     s.phase = MOVEMENT
@@ -427,16 +437,16 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, cfg, cards, nbr) -> None:
     s.stats[p, ST_HEXES] += 1
     if b.finish[n]:
         s.pawns[p, pawn] = ARRIVED
-        if _arrived(s, p, cfg[CFG_PAWNS]):
+        if _arrived(s, p, c.n_pawns):
             s.ending = 1
-            _end_turn(s, rng, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_MAX_TURNS])
+            _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
         return
     s.pawns[p, pawn] = n
 
 
 @nb.njit(cache=True, error_model="numpy")
-def apply(s, rng, b, a: int, cfg, cards, shop, nbr) -> None:
-    """:func:`~..engine.step` without validation."""
+def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
+    """:func:`~..engine.step` without validation (``c``: the :data:`CFG_DTYPE` record)."""
     p = s.player
     s.stats[p, ST_STEPS] += 1
     z = s.zones
@@ -477,7 +487,7 @@ def apply(s, rng, b, a: int, cfg, cards, shop, nbr) -> None:
                 s.pending = cards[k, REMOVES]
     elif a < SHOP:
         m = a - MOVE
-        _move(s, rng, b, m // 6, m % 6, s.phase == NATIVE, cfg, cards, nbr)
+        _move(s, rng, b, m // 6, m % 6, s.phase == NATIVE, c, cards, nbr)
     elif a < REMOVE:
         i = a - SHOP
         s.shop[i] -= 1
@@ -489,7 +499,7 @@ def apply(s, rng, b, a: int, cfg, cards, shop, nbr) -> None:
             s.phase = MOVEMENT
             return
         s.market[i] = s.shop[i] > 0  # a reserve card fills the free slot; an emptied stack frees it
-        _end_turn(s, rng, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_MAX_TURNS])
+        _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
     elif a < DISCARD:
         k = a - REMOVE
         z[p, HAND_Z, k] -= 1
@@ -507,7 +517,7 @@ def apply(s, rng, b, a: int, cfg, cards, shop, nbr) -> None:
         s.money2 = 0
         s.phase = BUYING
     elif s.phase == BUYING:
-        _end_turn(s, rng, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_MAX_TURNS])
+        _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
     else:
         s.pending = 0
         s.phase = MOVEMENT

@@ -80,11 +80,11 @@ def write_obs(
     n_players: int,
     n_pawns: int,
     omniscient: bool,
-    tables,
+    t,
 ) -> None:
     """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``; ``sel``
-    := that seat's five-head mask (written in the same pass)."""
-    cards, shop, nbr, o, floats = tables
+    := that seat's five-head mask (written in the same pass); ``t``: the constants record."""
+    cards, shop, nbr, o, floats = t.cards, t.shop, t.nbr, t.layout, t.floats
     me = s.player
     base = o[O_MAP]
     moved = mode != MOVER or (MOVE <= action < SHOP)

@@ -18,16 +18,12 @@ from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast.boards import STRIDE
 from hexarena.games.cityofgold.fast.numba_engine import (
     BUYING,
-    CFG_OMNISCIENT,
-    CFG_PAWNS,
-    CFG_PLAYERS,
-    CFG_POOL,
-    CFG_VALIDATE,
+    CFG_DTYPE,
     O_FLAT,
     PAY_DISCARD,
     STATE_DTYPE,
-    Tables,
     apply,
+    make_tables,
     mix64,
     new_game,
     randbelow,
@@ -37,14 +33,20 @@ from hexarena.games.cityofgold.fast.numba_obs import FRESH, MASK_BYTES, MOVER, V
 from hexarena.games.cityofgold.observe import INFO_DTYPE, MAX_PLAYERS, OBS_DTYPE
 from hexarena.games.cityofgold.vec import Runner, VecEnv, VecSampler
 
-_TABLES: Tables | None = None
-_NO_SAMPLER = np.zeros((0, 2), np.uint64)
+_TABLES: np.ndarray | None = None
+
+ROW_DTYPE = np.dtype([("b", np.uint8, (OBS_DTYPE.itemsize,))])
+SEL_DTYPE = np.dtype([("b", np.uint8, (MASK_BYTES,))])
+RNG_DTYPE = np.dtype([("rng", np.uint64, (2,))])
+"""Observation rows, selected masks and sampler generators as records over raw bytes: the
+kernels take ``obs[i].b`` (a view without a reference count) rather than ``obs[i]``."""
+_NO_SAMPLER = np.zeros(0, RNG_DTYPE)
 
 
-def tables() -> Tables:
+def tables() -> np.ndarray:
     global _TABLES
     if _TABLES is None:
-        _TABLES = Tables()
+        _TABLES = make_tables()
     return _TABLES
 
 
@@ -61,11 +63,10 @@ IO_DTYPE = np.dtype(
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _start(i: int, k: int, st, boards, obs, sel, cfg, tables) -> None:
+def _start(i: int, k: int, st, boards, obs, sel, c, t) -> None:
     """Env ``i``'s ``k``-th game from the pool schedule (see :mod:`.boards`), freshly observed."""
-    cards, shop = tables[0], tables[1]
     s = st[i]
-    size = cfg[CFG_POOL]
+    size = c.pool
     u = np.int64(i) + np.int64(k) * STRIDE
     j = u % size
     seed = boards[j].play_seed
@@ -73,16 +74,17 @@ def _start(i: int, k: int, st, boards, obs, sel, cfg, tables) -> None:
         seed = mix64(seed ^ np.uint64(u))
     s.board = j
     s.episode = k
-    new_game(s, s.rng, boards[j], seed, cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cards, shop)
+    new_game(s, s.rng, boards[j], seed, c.n_players, c.n_pawns, t.cards, t.shop)
     s.viewer = s.player
-    n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
-    write_obs(obs[i], sel[i], s, boards[j], s.marked, FRESH, 0, 0, n_players, n_pawns, omni, tables)
+    write_obs(
+        obs[i].b, sel[i].b, s, boards[j], s.marked, FRESH, 0, 0, c.n_players, c.n_pawns, c.omniscient, t
+    )
 
 
 @nb.njit(cache=True, error_model="numpy")
-def start_all(st, boards, obs, sel, io, cfg, tables) -> None:
+def start_all(st, boards, obs, sel, io, cfg, tab) -> None:
     for i in range(st.shape[0]):
-        _start(i, 0, st, boards, obs, sel, cfg, tables)
+        _start(i, 0, st, boards, obs, sel, cfg[0], tab[0])
         io[i].agent = st[i].player
 
 
@@ -104,15 +106,14 @@ def _pick(mask, rng) -> int:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tables) -> int:
+def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int:
     """One action per env (first drawn into ``actions`` with the sampler's generators when
     ``sampler`` has a row per env). Returns how many envs finished or refused their action (the
     host has work to do only then)."""
-    n_players, n_pawns, omni = cfg[CFG_PLAYERS], cfg[CFG_PAWNS], cfg[CFG_OMNISCIENT]
-    cards, shop, nbr, o = tables[0], tables[1], tables[2], tables[3]
-    flat = o[O_FLAT]
-    scratch = np.empty(8, np.int16)
-    scratch_sel = np.empty(MASK_BYTES, np.uint8)
+    c, t = cfg[0], tab[0]
+    n_players, n_pawns, omni = c.n_players, c.n_pawns, c.omniscient
+    cards, shop, nbr = t.cards, t.shop, t.nbr
+    flat = t.layout[O_FLAT]
     fused = sampler.shape[0] > 0
     events = 0
     for i in range(st.shape[0]):
@@ -122,47 +123,37 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tables) -> 
         out.truncated = 0
         out.invalid = 0
         if fused:
-            actions[i] = _pick(obs[i, flat : flat + N_ACTIONS], sampler[i])
+            actions[i] = _pick(obs[i].b[flat : flat + N_ACTIONS], sampler[i].rng)
         a = actions[i]
-        if cfg[CFG_VALIDATE] and not (0 <= a < N_ACTIONS and obs[i, flat + a]):
+        if c.validate and not (0 <= a < N_ACTIONS and obs[i].b[flat + a]):
             out.invalid = 1
             events += 1
             continue
         s = st[i]
-        apply(s, s.rng, boards[s.board], a, cfg, cards, shop, nbr)
+        apply(s, s.rng, boards[s.board], a, c, cards, shop, nbr)
         if s.done:
             events += 1
             out.done = 1
             out.truncated = s.truncated
             for p in range(n_players):
                 out.rewards[p] = s.rewards[p]
+            scratch, scratch_sel = np.empty(8, np.int16), np.empty(MASK_BYTES, np.uint8)
             write_obs(
-                final[i],
-                scratch_sel,
-                s,
-                boards[s.board],
-                scratch,
-                FRESH,
-                0,
-                0,
-                n_players,
-                n_pawns,
-                omni,
-                tables,
+                final[i].b, scratch_sel, s, boards[s.board], scratch, FRESH, 0, 0, n_players, n_pawns, omni, t
             )
             s.term[0] = s.turn
             s.term[1] = s.truncated
             s.term[2] = n_players
             for p in range(4):
-                for c in range(len(STAT_NAMES)):
-                    s.term[3 + p * len(STAT_NAMES) + c] = s.stats[p, c]
-            _start(i, s.episode + 1, st, boards, obs, sel, cfg, tables)
+                for col in range(len(STAT_NAMES)):
+                    s.term[3 + p * len(STAT_NAMES) + col] = s.stats[p, col]
+            _start(i, s.episode + 1, st, boards, obs, sel, c, t)
         else:
             mode = MOVER if s.player == s.viewer else VIEWER
             prev = s.viewer
             s.viewer = s.player
             write_obs(
-                obs[i], sel[i], s, boards[s.board], s.marked, mode, prev, a, n_players, n_pawns, omni, tables
+                obs[i].b, sel[i].b, s, boards[s.board], s.marked, mode, prev, a, n_players, n_pawns, omni, t
             )
         out.agent = s.player
     return events
@@ -172,13 +163,13 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tables) -> 
 def sample_all(masks, rngs, actions) -> None:
     """:class:`..vec.VecSampler` over a batch of flat masks."""
     for i in range(masks.shape[0]):
-        actions[i] = _pick(masks[i], rngs[i])
+        actions[i] = _pick(masks[i], rngs[i].rng)
 
 
 @nb.njit(cache=True, error_model="numpy")
 def seed_all(rngs, seed: int) -> None:
     for i in range(rngs.shape[0]):
-        seed_rng(rngs[i], np.uint64(seed + i))
+        seed_rng(rngs[i].rng, np.uint64(seed + i))
 
 
 def heads_to_flat_batch(actions: np.ndarray, phases: np.ndarray) -> np.ndarray:
@@ -217,12 +208,12 @@ class CpuVecEnv(VecEnv):
         self.dones = self.io["done"].view(np.bool_)
         self.truncations = self.io["truncated"].view(np.bool_)
         self.invalid = self.io["invalid"].view(np.bool_)
-        self.cfg = np.zeros(6, np.int64)
+        self.cfg = np.zeros(1, CFG_DTYPE)
         self.boards: np.ndarray | None = None
-        self._raw = self.observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
-        self._final_raw = self.final_observations.view(np.uint8).reshape(n, OBS_DTYPE.itemsize)
-        self._sel_raw = self.selected_action_masks.view(np.uint8).reshape(n, MASK_BYTES)
-        self._tables = tables().args()
+        self._raw = self.observations.view(ROW_DTYPE)
+        self._final_raw = self.final_observations.view(ROW_DTYPE)
+        self._sel_raw = self.selected_action_masks.view(SEL_DTYPE)
+        self._tables = tables()
 
     def _start_games(self) -> None:
         assert self.pool is not None
@@ -230,7 +221,7 @@ class CpuVecEnv(VecEnv):
         n_players = self._params["n_players"]
         if n_players not in (2, 3, 4):
             raise ValueError(f"n_players must be 2, 3 or 4, got {n_players!r}")
-        self.cfg[:] = (
+        self.cfg[0] = (
             n_players,
             2 if n_players == 2 else 1,
             self._params["max_turns"],
@@ -296,7 +287,7 @@ class CpuVecSampler(VecSampler):
     def __init__(self, seed: int = 0, n: int | None = None) -> None:
         n = self.n if n is None else n
         self.actions = np.zeros(n, np.int32)
-        self.rng_state = np.zeros((n, 2), np.uint64)
+        self.rng_state = np.zeros(n, RNG_DTYPE)
         seed_all(self.rng_state, seed)
 
     def sample(self, masks: np.ndarray) -> np.ndarray:
