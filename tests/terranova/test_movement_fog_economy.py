@@ -213,3 +213,26 @@ def test_rivers_and_shores_take_every_move(arena):
     techs = s.players.techs.at[0, TB.tech("sailing")].set(True)
     boat = s._replace(layers=lay, players=s.players._replace(techs=techs))
     assert bool(_reach(boat)[sea])  # embarking is allowed after Sailing
+
+
+def test_borders_are_closed_until_war_and_entering_declares_it(arena):
+    s, centre = arena
+    east = int(neighbors()[centre][0])
+    theirs = s._replace(tiles=s.tiles._replace(owner=s.tiles.owner.at[east].set(1)))
+    assert not bool(_reach(theirs)[east])
+    out, cats, tgts = jax.jit(unit_phase)(theirs, P0, *attack_scores(east))
+    assert int(cats[0]) == 18 and int(tgts[0]) == east
+    assert bool(out.players.at_war[0, 1]) and bool(out.players.at_war[1, 0])
+    assert int(out.units.pos[0, 0]) == east and float(out.units.hp[0, 0]) == 1.0
+    at_war = theirs._replace(players=out.players)
+    assert bool(_reach(at_war)[east])
+
+
+def test_ranged_attacks_never_take_a_city(arena):
+    s, centre = arena
+    target = int(work_area()[centre, 7])
+    s = found_city(place_unit(s, 0, 0, "archer", centre), jnp.int32(1), jnp.int32(target))
+    s = s._replace(cities=s.cities._replace(hp=s.cities.hp.at[1, 0].set(0.05)))
+    out, cats, _ = jax.jit(unit_phase)(s, P0, *attack_scores(target))
+    assert int(cats[0]) == 18 and bool(out.cities.exists[1, 0])
+    assert float(out.cities.hp[1, 0]) == pytest.approx(0.01)

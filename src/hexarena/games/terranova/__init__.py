@@ -27,9 +27,11 @@ Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylin
 ``recorder`` (frames), ``moves`` / ``adapter`` (the game contract), ``bot``.
 
 Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
-found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds, so very long road
-trips are cut; any one improved source of a strategic resource enables its units (no counts);
-cities do not shoot; city states are sites with a ring of territory, which block movement and
-settling but do not act; units fight at full strength whatever their health; a unit finished in
-a city whose tile holds a unit of the same class waits there until the tile is free.
+found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles
+around a unit, so very long road trips are cut; any one improved source of a strategic resource
+enables its units (no counts); cities do not shoot; borders are closed to players at peace, and a
+melee unit entering them declares war (peace is a trade item of a later stage); city states are
+sites with a ring of territory, which block movement and settling but do not act; units fight at
+full strength whatever their health; a unit finished in a city whose tile holds a unit of the same
+class waits there until the tile is free.
 """

@@ -82,10 +82,9 @@ class HeuristicPlayer(SeededPlayer):
                 near_enemy = np.isin(all_tiles, enemies) & (d <= 2)
                 frontier = (vis == 0) & (d <= 8)
                 value = np.where(near_enemy, 100.0, 0.0) - d + self.rng.random()
-                orders[str(slot)] = {
-                    "categories": ["combat", "move"],
-                    "targets": _best(value, near_enemy | frontier),
-                }
+                # "combat" only with an enemy in sight: entering closed borders would declare war
+                categories = ["combat", "move"] if near_enemy.any() else ["move"]
+                orders[str(slot)] = {"categories": categories, "targets": _best(value, near_enemy | frontier)}
         builds = self._builds(len(mine), kinds[me])
         work = {}
         for c, tile in zip(mine, city_tiles, strict=True):

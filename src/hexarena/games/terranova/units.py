@@ -40,6 +40,7 @@ from hexarena.games.terranova.world import (
 MOVE, SETTLE, COMBAT = 0, 1, 18
 FIRST_BUILD, LAST_BUILD = 2, 15
 REACH_ITERATIONS = 8  # Bellman-Ford rounds: enough for 8 moves over open ground
+MIN_CITY_HP = 0.01  # ranged attacks leave a city this much (1 of its 200 hit points)
 
 
 def finish_builds(state: GameState, p: jax.Array) -> GameState:
@@ -99,6 +100,7 @@ def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -
     civ_owner = jnp.where(occ.civilian >= 0, occ.civilian // MAX_UNITS, -1)[lt]
     foreign = ((mil_owner >= 0) & (mil_owner != p)) | ((civ_owner >= 0) & (civ_owner != p))
     foreign |= ((occ.city_owner[lt] >= 0) & (occ.city_owner[lt] != p)) | occ.cs_city[lt]
+    foreign |= closed_borders(state, p)[lt]
     passable = (cost < IMPASSABLE) & ~foreign & valid
     road = (state.tiles.road | (occ.city_owner >= 0))[lt]
     # step_cost[i, d]: entering i from its neighbour in direction d. Roads cost a third; crossing a
@@ -167,7 +169,9 @@ def build_ok(state: GameState, p: jax.Array, pos: jax.Array, occ: Occupancy) -> 
 def attack_targets(
     state: GameState, p: jax.Array, slot: jax.Array, dist: jax.Array, occ: Occupancy
 ) -> jax.Array:
-    """(H,) tiles holding another player's unit or city within the unit's range."""
+    """(H,) tiles holding another player's unit or city within the unit's range, and (melee
+    units) empty tiles next to the unit inside the borders of a player it is at peace with:
+    entering them declares war."""
     tb = load_tables()
     kind = state.units.kind[p, slot].astype(jnp.int32)
     rng = const(tb.unit_range)[kind]
@@ -176,9 +180,19 @@ def attack_targets(
     enemy_city = (occ.city_owner >= 0) & (occ.city_owner != p)
     melee = const(tb.unit_ranged)[kind] == 0  # ranged units cannot shoot at a lone civilian
     in_range = (dist >= 1) & (dist <= rng)
-    return (
-        in_range & (enemy_military | enemy_city | (enemy_civilian & melee)) & is_military(kind) & (kind > 0)
+    empty = (occ.military < 0) & (occ.civilian < 0) & (occ.city_owner < 0) & ~occ.cs_city
+    sailing = state.players.techs[p, tb.tech("sailing")]
+    invade = (
+        (dist == 1) & melee & empty & closed_borders(state, p) & (enter_cost(state, sailing) < IMPASSABLE)
     )
+    targets = in_range & (enemy_military | enemy_city | (enemy_civilian & melee))
+    return (targets | invade) & is_military(kind) & (kind > 0)
+
+
+def closed_borders(state: GameState, p: jax.Array) -> jax.Array:
+    """(H,) tiles inside the borders of a player ``p`` is at peace with (closed to its units)."""
+    owner = state.tiles.owner.astype(jnp.int32)
+    return (owner >= 0) & (owner != p) & ~state.players.at_war[p, jnp.maximum(owner, 0)]
 
 
 def put(arr: jax.Array, idx: Any, value: Any, go: jax.Array) -> jax.Array:
@@ -372,7 +386,8 @@ def _combat(
     city_q, city_s = occ.city_owner[target], occ.city_slot[target]
     vs_unit = mil >= 0
     vs_city = ~vs_unit & (city_q >= 0)
-    vs_civ = ~vs_unit & ~vs_city
+    vs_civ = ~vs_unit & ~vs_city & (civ >= 0)
+    vs_land = ~vs_unit & ~vs_city & ~vs_civ  # an empty tile across a closed border
     uq = jnp.where(vs_unit, mil, jnp.maximum(civ, 0)) // MAX_UNITS
     us = jnp.where(vs_unit, mil, jnp.maximum(civ, 0)) % MAX_UNITS
     d_class = const(tb.unit_class)[state.units.kind[uq, us].astype(jnp.int32)]
@@ -384,15 +399,15 @@ def _combat(
     defence = jnp.where(
         vs_city, city_defence(state, cq, cs), _unit_defence(state, uq, us, target) * counter[d_class, a_class]
     )
-    to_def, to_att = formulas.combat_damage(att_eff, defence, ranged)
-    victim = jnp.where(vs_city, city_q, uq)
+    to_def, to_att = formulas.combat_damage(att_eff, defence, ranged | vs_land)
+    victim = jnp.where(vs_city, city_q, jnp.where(vs_land, state.tiles.owner[target].astype(jnp.int32), uq))
     pl = state.players
     war = put(put(pl.at_war, (p, victim), True, go), (victim, p), True, go)
     state = state._replace(players=pl._replace(at_war=war))
     # Damage to a defending unit; a civilian alone is captured (a settler becomes a worker).
     u = state.units
     unit_hp = u.hp[uq, us] - jnp.where(vs_civ, 1.0, to_def)
-    hit_unit = ~vs_city & go
+    hit_unit = (vs_unit | vs_civ) & go
     state = state._replace(units=u._replace(hp=put(u.hp, (uq, us), unit_hp, hit_unit)))
     state = _remove_unit(state, uq, us, hit_unit & (unit_hp <= 0))
     worker = jnp.asarray(tb.unit("worker"), jnp.int8)
@@ -400,6 +415,7 @@ def _combat(
     # Damage to a city; a melee blow at zero takes it (a capital is sacked instead).
     c = state.cities
     city_hp = c.hp[cq, cs] - to_def
+    city_hp = jnp.where(ranged, jnp.maximum(city_hp, MIN_CITY_HP), city_hp)  # only melee takes a city
     state = state._replace(cities=c._replace(hp=put(c.hp, (cq, cs), city_hp, vs_city & go)))
     falls = vs_city & (city_hp <= 0) & ~ranged & go
     sacked = falls & state.cities.capital[cq, cs]
