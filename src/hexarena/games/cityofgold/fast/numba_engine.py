@@ -50,12 +50,15 @@ STATE_DTYPE = np.dtype(
         ("episode", np.int64),
         ("viewer", np.int32),
         ("marked", np.int16, (8,)),
+        ("n_legal", np.int16),
+        ("legal", np.uint8, (N_ACTIONS,)),
         ("rng", np.uint64, (2,)),
         ("term", np.int64, (TERM_COLS,)),
     ]
 )
 """One env's game (the fields of :class:`~..engine.Game`), its play generator (mix64(seed),
-counter), the cells its observation marked and the stash of its last finished game."""
+counter), the cells its observation marked, its legal actions in increasing order (the mask as a
+list, so a uniform draw is one index) and the stash of its last finished game."""
 
 # Card table columns (one row per card id).
 (M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
@@ -138,6 +141,7 @@ TABLE_DTYPE = np.dtype(
         ("nbr", np.int16, (len(NEIGHBORS), 6)),
         ("layout", np.int64, (O_LEN,)),
         ("floats", np.uint8, (4160, 4)),
+        ("head_pos", np.int16, (N_ACTIONS,)),
     ]
 )
 """Every constant array the kernels read, in one record: a record and its fields carry no
@@ -153,8 +157,25 @@ def make_tables() -> np.ndarray:
     """The one-record :data:`TABLE_DTYPE` array of constants."""
     t = np.zeros(1, TABLE_DTYPE)
     t["cards"], t["shop"], t["nbr"] = card_table(), shop_table(), np.array(NEIGHBORS, np.int16)
-    t["layout"], t["floats"] = layout(), float_bytes()
+    t["layout"], t["floats"], t["head_pos"] = layout(), float_bytes(), head_positions()
     return t
+
+
+def head_positions() -> np.ndarray:
+    """int16 [115]: the byte of each flat action in a five-head mask record (-1 for ``PASS``).
+    Both the ``REMOVE`` and the ``DISCARD`` range map to the ``remove`` head: in every phase at
+    most one of them has legal actions, and it is the one that head shows."""
+    pos = np.full(N_ACTIONS, -1, np.int16)
+    for head, start, size in (
+        ("play", 0, C.N_CARDS),
+        ("play_special", SPECIAL, C.N_CARDS),
+        ("move", MOVE, 12),
+        ("get_from_shop", SHOP, C.N_SHOP),
+        ("remove", REMOVE, C.N_CARDS),
+        ("remove", DISCARD, C.N_CARDS),
+    ):
+        pos[start : start + size] = _offset(MASK_DTYPE, head) + 1 + np.arange(size)
+    return pos
 
 
 # ------------------------------------------------------------------------------- random ---
@@ -276,15 +297,15 @@ def _occupied(s, n_players: int, cell: int) -> bool:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _mask_moves(s, b, row, flat: int, n_players: int, n_pawns: int, free: bool, nbr) -> None:
+def _list_moves(s, b, n: int, n_players: int, n_pawns: int, free: bool, nbr) -> int:
     p = s.player
     for pawn in range(n_pawns):
         cell = s.pawns[p, pawn]
         if cell == ARRIVED:
             continue
         for d in range(6):
-            n, g, kind, amount = _target(s, b, cell, d, nbr)
-            if kind == NO_REQ or (g < 0 and _occupied(s, n_players, n)):
+            to, g, kind, amount = _target(s, b, cell, d, nbr)
+            if kind == NO_REQ or (g < 0 and _occupied(s, n_players, to)):
                 continue
             if not free:
                 if kind <= COIN:
@@ -292,48 +313,70 @@ def _mask_moves(s, b, row, flat: int, n_players: int, n_pawns: int, free: bool, 
                         continue
                 elif _hand_total(s, p) < amount:
                     continue
-            row[flat + MOVE + 6 * pawn + d] = 1
+            s.legal[n] = MOVE + 6 * pawn + d
+            n += 1
+    return n
 
 
 @nb.njit(cache=True, error_model="numpy")
-def write_mask(s, b, row, flat: int, n_players: int, n_pawns: int, cards, shop, nbr) -> None:
-    """:func:`~..engine.legal_mask` into the flat mask bytes of an observation row."""
-    row[flat : flat + N_ACTIONS] = 0
-    if s.done:
-        return
+def list_legal(s, b, n_players: int, n_pawns: int, cards, shop, nbr) -> int:
+    """:func:`~..engine.legal_mask` as the list ``s.legal[:s.n_legal]`` of the set entries, in
+    increasing order (each phase appends its action ranges in their order); returns the count."""
+    n = 0
     p = s.player
     phase = s.phase
+    hand = s.zones[p, HAND_Z]
+    if s.done:
+        s.n_legal = 0
+        return 0
     if phase == MOVEMENT:
         for k in range(C.N_CARDS):
-            if s.zones[p, HAND_Z, k]:
-                row[flat + k] = cards[k, HASRES]
-                row[flat + SPECIAL + k] = cards[k, SPEC] != 0
-        _mask_moves(s, b, row, flat, n_players, n_pawns, False, nbr)
-        row[flat + PASS] = 1
+            if hand[k] and cards[k, HASRES]:
+                s.legal[n] = k
+                n += 1
+        for k in range(C.N_CARDS):
+            if hand[k] and cards[k, SPEC]:
+                s.legal[n] = SPECIAL + k
+                n += 1
+        n = _list_moves(s, b, n, n_players, n_pawns, False, nbr)
     elif phase == BUYING:
         for k in range(C.N_CARDS):
-            if s.zones[p, HAND_Z, k]:
-                row[flat + k] = 1
-                row[flat + DISCARD + k] = 1
+            if hand[k]:
+                s.legal[n] = k
+                n += 1
         in_market = 0
         for i in range(C.N_SHOP):
             in_market += s.market[i]
         for i in range(C.N_SHOP):
-            if s.shop[i] and (s.market[i] or in_market < C.MARKET_SLOTS):
-                row[flat + SHOP + i] = 2 * cards[shop[i, 0], COST] <= s.money2
-        row[flat + PASS] = 1
+            if (
+                s.shop[i]
+                and (s.market[i] or in_market < C.MARKET_SLOTS)
+                and 2 * cards[shop[i, 0], COST] <= s.money2
+            ):
+                s.legal[n] = SHOP + i
+                n += 1
+        for k in range(C.N_CARDS):
+            if hand[k]:
+                s.legal[n] = DISCARD + k
+                n += 1
     elif phase == TRANSMIT:
         for i in range(C.N_SHOP):
-            row[flat + SHOP + i] = s.shop[i] > 0
-        row[flat + PASS] = 1
+            if s.shop[i] > 0:
+                s.legal[n] = SHOP + i
+                n += 1
     elif phase == NATIVE:
-        _mask_moves(s, b, row, flat, n_players, n_pawns, True, nbr)
-        row[flat + PASS] = 1
-    elif phase in (REMOVING, PAY_REMOVE, PAY_DISCARD):
+        n = _list_moves(s, b, n, n_players, n_pawns, True, nbr)
+    else:  # REMOVING, PAY_REMOVE, PAY_DISCARD
         base = DISCARD if phase == PAY_DISCARD else REMOVE
         for k in range(C.N_CARDS):
-            row[flat + base + k] = s.zones[p, HAND_Z, k] > 0
-        row[flat + PASS] = phase == REMOVING
+            if hand[k]:
+                s.legal[n] = base + k
+                n += 1
+    if phase != PAY_REMOVE and phase != PAY_DISCARD:
+        s.legal[n] = PASS
+        n += 1
+    s.n_legal = n
+    return n
 
 
 @nb.njit(cache=True, error_model="numpy")

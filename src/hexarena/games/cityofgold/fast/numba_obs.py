@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 
 from hexarena.games.cityofgold import cards as C
-from hexarena.games.cityofgold.actions import DISCARD, MOVE, PLAY, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.actions import MOVE, N_ACTIONS, REMOVE, SHOP
 from hexarena.games.cityofgold.board import N_CELLS
 from hexarena.games.cityofgold.fast.numba_engine import (
     ARRIVED,
@@ -38,8 +38,7 @@ from hexarena.games.cityofgold.fast.numba_engine import (
     O_RES,
     O_SHOP,
     O_ZONES,
-    PAY_DISCARD,
-    write_mask,
+    list_legal,
 )
 from hexarena.games.cityofgold.observe import MASK_DTYPE
 
@@ -144,19 +143,19 @@ def write_obs(
             held += s.holder[g] == p
         row[seat + o[O_ARRIVED]] = home
         row[seat + o[O_HELD]] = held
+    n = list_legal(s, b, n_players, n_pawns, cards, shop, nbr)
     flat = o[O_FLAT]
-    write_mask(s, b, row, flat, n_players, n_pawns, cards, shop, nbr)
     heads = pd + me * size + o[O_HEADS]
-    removal = DISCARD if s.phase == PAY_DISCARD or s.phase == BUYING else REMOVE
-    starts = (PLAY, SPECIAL, removal, MOVE, SHOP)
-    sizes = (C.N_CARDS, C.N_CARDS, C.N_CARDS, 12, C.N_SHOP)
-    for h in range(5):  # element loops: a slice copy within one array goes through a temporary
-        at = heads + o[O_HEAD_OFF + h]
-        mine = o[O_HEAD_OFF + h]
-        src = flat + starts[h]
-        row[at] = 1
-        sel[mine] = 1
-        for k in range(sizes[h]):
-            v = row[src + k]
-            row[at + 1 + k] = v
-            sel[mine + 1 + k] = v
+    row[flat : flat + N_ACTIONS] = 0
+    row[heads : heads + MASK_BYTES] = 0
+    sel[:] = 0
+    for h in range(5):
+        row[heads + o[O_HEAD_OFF + h]] = 1
+        sel[o[O_HEAD_OFF + h]] = 1
+    for j in range(n):
+        a = s.legal[j]
+        row[flat + a] = 1
+        at = t.head_pos[a]
+        if at >= 0:
+            row[heads + at] = 1
+            sel[at] = 1

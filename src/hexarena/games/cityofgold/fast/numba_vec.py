@@ -106,6 +106,14 @@ def _pick(mask, rng) -> int:
 
 
 @nb.njit(cache=True, error_model="numpy")
+def _pick_listed(s, rng) -> int:
+    """:func:`_pick` on the mask of game ``s`` as its observation wrote it (from its legal list)."""
+    if s.n_legal == 0:
+        return N_ACTIONS - 1
+    return s.legal[randbelow(rng, s.n_legal)]
+
+
+@nb.njit(cache=True, error_model="numpy")
 def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int:
     """One action per env (first drawn into ``actions`` with the sampler's generators when
     ``sampler`` has a row per env). Returns how many envs finished or refused their action (the
@@ -123,7 +131,7 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int
         out.truncated = 0
         out.invalid = 0
         if fused:
-            actions[i] = _pick(obs[i].b[flat : flat + N_ACTIONS], sampler[i].rng)
+            actions[i] = _pick_listed(st[i], sampler[i].rng)
         a = actions[i]
         if c.validate and not (0 <= a < N_ACTIONS and obs[i].b[flat + a]):
             out.invalid = 1
