@@ -17,9 +17,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from hexarena.core.contract import GameState
-from hexarena.core.errors import IllegalMoveError
 from hexarena.core.registry import make
-from hexarena.rl.spaces import observation_space, observe, outcome_rewards, probe_game
+from hexarena.rl.spaces import apply_action, observation_space, observe, outcome_rewards, probe_game
 
 
 class HexarenaAECEnv(AECEnv):
@@ -78,11 +77,7 @@ class HexarenaAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.infos = {a: {} for a in self.agents}
-        try:
-            new = self.state.apply(self.state.action_to_move(int(action)))
-            message = new.message
-        except IllegalMoveError as exc:
-            new, message = self.state, str(exc)
+        new, message = apply_action(self.state, action)
         if message is not None:
             self._reject(agent, message)
         else:

@@ -20,7 +20,14 @@ from hexarena.core.contract import GameState
 from hexarena.core.errors import IllegalMoveError
 from hexarena.core.players import Player, RandomPlayer
 from hexarena.core.registry import make
-from hexarena.rl.spaces import action_mask, observation_space, observe, outcome_rewards, probe_game
+from hexarena.rl.spaces import (
+    action_mask,
+    apply_action,
+    observation_space,
+    observe,
+    outcome_rewards,
+    probe_game,
+)
 
 
 class HexarenaGymEnv(gym.Env):
@@ -65,11 +72,7 @@ class HexarenaGymEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
-        try:
-            new = self.state.apply(self.state.action_to_move(int(action)))
-            message = new.message
-        except IllegalMoveError as exc:
-            new, message = self.state, str(exc)
+        new, message = apply_action(self.state, action)
         if message is not None:
             return self._obs(), self.illegal_reward, True, False, {**self._info(), "illegal_move": message}
         self.state = new

@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium import spaces
 
 from hexarena.core.contract import GameState, Outcome, OutcomeKind
-from hexarena.core.errors import HexarenaError
+from hexarena.core.errors import HexarenaError, IllegalMoveError
 from hexarena.core.registry import make
 
 
@@ -48,6 +48,15 @@ def action_mask(state: GameState, role: str) -> np.ndarray:
 
 def observe(state: GameState, role: str) -> dict[str, np.ndarray]:
     return {"observation": np.asarray(state.observation_array(role)), "action_mask": action_mask(state, role)}
+
+
+def apply_action(state: GameState, action: int) -> tuple[GameState, str | None]:
+    """The state after a discrete action, and the rejection message (None when accepted)."""
+    try:
+        new = state.apply(state.action_to_move(int(action)))
+    except IllegalMoveError as exc:
+        return state, str(exc)
+    return new, new.message
 
 
 def outcome_rewards(outcome: Outcome, roles: list[str]) -> dict[str, float]:
