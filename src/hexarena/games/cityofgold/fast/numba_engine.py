@@ -33,7 +33,7 @@ STATE_DTYPE = np.dtype(
         ("pending", np.int32),
         ("money2", np.int32),
         ("res", np.int32, (3,)),
-        ("zones", np.int16, (4, 5, C.N_CARDS)),
+        ("zones", np.uint8, (4, 5, C.N_CARDS)),  # a deck holds at most 8 + 18 * 3 cards
         ("removed", np.int16, (C.N_CARDS,)),
         ("shop", np.int16, (C.N_SHOP,)),
         ("market", np.int8, (C.N_SHOP,)),
@@ -195,10 +195,10 @@ def randbelow(rng: np.ndarray, n: int) -> int:
         rng[1] = c
         x = mix64(rng[0] + c * _GOLDEN)
         if x < np.uint64(0) - nn:  # below 2**64 - n: below the limit (saves a division)
-            return int(x % nn)
+            return np.int64(x % nn)  # signed: a uint64 draw minus a uint8 count never goes below 0
         rest = (np.uint64(0) - nn) % nn  # 2**64 mod n; accept below 2**64 - rest
         if rest == 0 or x < np.uint64(0) - rest:
-            return int(x % nn)
+            return np.int64(x % nn)
 
 
 @nb.njit(cache=True, error_model="numpy")

@@ -49,16 +49,20 @@ ZONE_BYTES = C.N_CARDS
 
 @nb.njit(cache=True, error_model="numpy")
 def _write_seat(row, s, p: int, seat: int, visible: bool, o) -> None:
-    """Seat ``p``'s zones (hand and draw pile zeroed unless ``visible``) and pile sizes."""
-    hand = 0
-    draw = 0
+    """Seat ``p``'s zones (hand and draw pile zeroed unless ``visible``) and pile sizes. Loops run
+    over views (indexes from 0), so they compile to block copies."""
     for z in range(5):
         at = seat + o[O_ZONES + z]
+        dst = row[at : at + ZONE_BYTES]
+        src = s.zones[p, z]
         if visible or (z != DRAW_Z and z != HAND_Z):
-            for k in range(C.N_CARDS):
-                row[at + k] = s.zones[p, z, k]
+            for k in range(ZONE_BYTES):
+                dst[k] = src[k]
         else:
-            row[at : at + ZONE_BYTES] = 0
+            for k in range(ZONE_BYTES):
+                dst[k] = 0
+    hand = 0
+    draw = 0
     for k in range(C.N_CARDS):
         hand += s.zones[p, HAND_Z, k]
         draw += s.zones[p, DRAW_Z, k]
@@ -146,16 +150,20 @@ def write_obs(
     n = list_legal(s, b, n_players, n_pawns, cards, shop, nbr)
     flat = o[O_FLAT]
     heads = pd + me * size + o[O_HEADS]
-    row[flat : flat + N_ACTIONS] = 0
-    row[heads : heads + MASK_BYTES] = 0
-    sel[:] = 0
+    fm = row[flat : flat + N_ACTIONS]
+    hm = row[heads : heads + MASK_BYTES]
+    for k in range(N_ACTIONS):
+        fm[k] = 0
+    for k in range(MASK_BYTES):
+        hm[k] = 0
+        sel[k] = 0
     for h in range(5):
-        row[heads + o[O_HEAD_OFF + h]] = 1
+        hm[o[O_HEAD_OFF + h]] = 1
         sel[o[O_HEAD_OFF + h]] = 1
     for j in range(n):
         a = s.legal[j]
-        row[flat + a] = 1
+        fm[a] = 1
         at = t.head_pos[a]
         if at >= 0:
-            row[heads + at] = 1
+            hm[at] = 1
             sel[at] = 1
