@@ -8,20 +8,24 @@ for the envs that finished (a few hundred per second at most).
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 import numba as nb
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, PLAY, REMOVE, SHOP, SPECIAL
 from hexarena.games.cityofgold.engine import STAT_NAMES
-from hexarena.games.cityofgold.fast.boards import STRIDE
+from hexarena.games.cityofgold.fast.boards import BOARD_DTYPE, STRIDE
 from hexarena.games.cityofgold.fast.numba_engine import (
     BUYING,
     CFG_DTYPE,
     O_FLAT,
     PAY_DISCARD,
     STATE_DTYPE,
+    TABLE_DTYPE,
     apply,
     make_tables,
     mix64,
@@ -167,6 +171,44 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int
     return events
 
 
+# Slots of the address vector of :func:`step_by_address`.
+P_N, P_POOL, P_STATE, P_BOARDS, P_OBS, P_FINAL, P_SEL, P_IO = range(8)
+P_ACTIONS, P_RNG, P_CFG, P_TABLES, P_CHECK = range(8, 13)
+_DTYPES = (STATE_DTYPE, BOARD_DTYPE, ROW_DTYPE, SEL_DTYPE, IO_DTYPE, RNG_DTYPE, CFG_DTYPE, TABLE_DTYPE)
+LAYOUT_CHECK = zlib.crc32(repr([d.descr for d in _DTYPES]).encode())
+"""A fingerprint of the record layouts, compiled into :func:`step_by_address`: the on-disk numba
+cache does not see a layout changed in another module, so a stale kernel must refuse to run."""
+
+
+@intrinsic
+def _voidptr(typingctx, address):
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return types.voidptr(types.uint64), codegen
+
+
+@nb.njit(cache=True, error_model="numpy")
+def step_by_address(ptr) -> int:
+    """:func:`step_all` with a fused draw, its arrays given as one vector of addresses: one plain
+    argument (structured arrays cost the dispatcher a slow type lookup each). -1: stale cache."""
+    if ptr[P_CHECK] != LAYOUT_CHECK:
+        return -1
+    n = ptr[P_N]
+    return step_all(
+        nb.carray(_voidptr(ptr[P_STATE]), n, STATE_DTYPE),
+        nb.carray(_voidptr(ptr[P_BOARDS]), ptr[P_POOL], BOARD_DTYPE),
+        nb.carray(_voidptr(ptr[P_OBS]), n, ROW_DTYPE),
+        nb.carray(_voidptr(ptr[P_FINAL]), n, ROW_DTYPE),
+        nb.carray(_voidptr(ptr[P_SEL]), n, SEL_DTYPE),
+        nb.carray(_voidptr(ptr[P_IO]), n, IO_DTYPE),
+        nb.carray(_voidptr(ptr[P_ACTIONS]), n, np.int32),
+        nb.carray(_voidptr(ptr[P_RNG]), n, RNG_DTYPE),
+        nb.carray(_voidptr(ptr[P_CFG]), 1, CFG_DTYPE),
+        nb.carray(_voidptr(ptr[P_TABLES]), 1, TABLE_DTYPE),
+    )
+
+
 @nb.njit(cache=True, error_model="numpy")
 def sample_all(masks, rngs, actions) -> None:
     """:class:`..vec.VecSampler` over a batch of flat masks."""
@@ -222,6 +264,19 @@ class CpuVecEnv(VecEnv):
         self._final_raw = self.final_observations.view(ROW_DTYPE)
         self._sel_raw = self.selected_action_masks.view(SEL_DTYPE)
         self._tables = tables()
+        self.generation = 0  # counts resets: address vectors made before one are stale
+
+    def addresses(self, actions: np.ndarray, rng_state: np.ndarray) -> np.ndarray:
+        """The address vector of :func:`step_by_address` for these arrays (kept alive by the caller)."""
+        assert self.boards is not None and actions.dtype == np.int32 and rng_state.dtype == RNG_DTYPE
+        ptr = np.zeros(P_CHECK + 1, np.uint64)
+        ptr[P_N], ptr[P_POOL], ptr[P_CHECK] = self.num_envs, len(self.boards), LAYOUT_CHECK
+        arrays = (self.state, self.boards, self._raw, self._final_raw, self._sel_raw, self.io)
+        arrays += (actions, rng_state, self.cfg, self._tables)
+        for slot, arr in zip(range(P_STATE, P_CHECK), arrays, strict=True):
+            assert arr.flags.c_contiguous
+            ptr[slot] = arr.ctypes.data
+        return ptr
 
     def _start_games(self) -> None:
         assert self.pool is not None
@@ -239,6 +294,7 @@ class CpuVecEnv(VecEnv):
         )
         self.observations[:] = np.zeros((), OBS_DTYPE)
         start_all(self.state, self.boards, self._raw, self._sel_raw, self.io, self.cfg, self._tables)
+        self.generation += 1
 
     def _observe(self, i: int) -> None:
         """Observations are written by the kernels."""
@@ -266,8 +322,11 @@ class CpuVecEnv(VecEnv):
             self.cfg,
             self._tables,
         )
-        if not events:
-            return
+        if events:
+            self._after_events(actions)
+
+    def _after_events(self, actions: np.ndarray) -> None:
+        """Infos of the games that finished, errors of the refused actions."""
         for i in np.flatnonzero(self.dones):
             self._write_info(i)
         for i in np.flatnonzero(self.invalid):
@@ -312,6 +371,8 @@ class CpuRunner(Runner):
         super().__init__(envs, samplers, workers)
         self._fused = isinstance(envs, CpuVecEnv) and isinstance(samplers, CpuVecSampler)
         self._pending = False
+        self._addresses = np.zeros(0, np.uint64)
+        self._generation = -1
 
     def sample(self) -> None:
         if self._fused:
@@ -324,5 +385,13 @@ class CpuRunner(Runner):
             super().step_sync()
             return
         self._pending = False
-        assert isinstance(self.envs, CpuVecEnv) and isinstance(self.samplers, CpuVecSampler)
-        self.envs._step(self.samplers.actions, self.samplers.rng_state)
+        envs = self.envs
+        assert isinstance(envs, CpuVecEnv) and isinstance(self.samplers, CpuVecSampler)
+        if self._generation != envs.generation:
+            self._addresses = envs.addresses(self.samplers.actions, self.samplers.rng_state)
+            self._generation = envs.generation
+        events = step_by_address(self._addresses)
+        if events < 0:
+            raise RuntimeError("stale numba cache of hexarena.games.cityofgold.fast: delete its __pycache__")
+        if events:
+            envs._after_events(self.samplers.actions)
