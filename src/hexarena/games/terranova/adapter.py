@@ -27,6 +27,7 @@ from hexarena.games.terranova.simulator import env_step_for, initial_games
 from hexarena.games.terranova.state import GameState as SimState
 from hexarena.games.terranova.step import player_scores
 from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.text import surroundings
 
 _observe = jax.jit(observe)
 _scores = jax.jit(jax.vmap(jax.vmap(player_scores)))
@@ -217,6 +218,7 @@ class TerraNovaState(GameState):
                     f"{owner} {tb.unit_names[units['unit_type'][p, s]]} (slot {s}) at tile {row * 66 + col}, "
                     f"hp {units['health'][p, s]:.2f}."
                 )
+        lines.extend(surroundings(obs, tb, me))
         if env.executed is not None and env.view is not None:
             lines.append(f"Your last move executed: {env.executed}.")
         outcome = self.validate_game()
