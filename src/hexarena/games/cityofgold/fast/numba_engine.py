@@ -33,6 +33,12 @@ STATE_DTYPE = np.dtype(
         ("pending", np.int32),
         ("money2", np.int32),
         ("res", np.int32, (3,)),
+        ("n_blockades", np.int8),
+        ("adj_to", np.int16, (4, 2, 6)),  # each pawn's neighbours (the board, cached per pawn cell)
+        ("adj_gate", np.int8, (4, 2, 6)),
+        ("adj_kind", np.int8, (4, 2, 6)),
+        ("adj_amount", np.int8, (4, 2, 6)),
+        ("adj_finish", np.uint8, (4, 2, 6)),
         ("zones", np.uint8, (4, 5, C.N_CARDS)),  # a deck holds at most 8 + 18 * 3 cards
         ("removed", np.int16, (C.N_CARDS,)),
         ("shop", np.int16, (C.N_SHOP,)),
@@ -57,7 +63,9 @@ STATE_DTYPE = np.dtype(
     ]
 )
 """One env's game (the fields of :class:`~..engine.Game`), its play generator (mix64(seed),
-counter), the cells its observation marked, its legal actions in increasing order (the mask as a
+counter), what the board says about each pawn's six neighbours (refreshed when the pawn moves:
+the board record is 39 KB, and reading it each step costs cache misses), the cells its
+observation marked, its legal actions in increasing order (the mask as a
 list, so a uniform draw is one index) and the stash of its last finished game."""
 
 # Card table columns (one row per card id).
@@ -241,7 +249,7 @@ def _draw(s, rng, p: int, n: int) -> None:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, cards, shop) -> None:
+def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, cards, shop, nbr) -> None:
     """:func:`~..engine.new_game` on board record ``b`` with the given play seed."""
     seed_rng(rng, play_seed)
     s.player = 0
@@ -261,6 +269,8 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
     for p in range(n_players):
         for i in range(n_pawns):
             s.pawns[p, i] = b.starts[p * n_pawns + i]
+            _cache_neighbours(s, b, p, i, nbr)
+    s.n_blockades = b.n_blockades
     s.holder[:] = -1
     for i in range(35, 0, -1):  # the cave-token shuffle of the scalar engine (draws only)
         randbelow(rng, i + 1)
@@ -276,15 +286,28 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _target(s, b, cell: int, d: int, nbr):
+def _cache_neighbours(s, b, p: int, pawn: int, nbr) -> None:
+    """Copy the board's data on the six neighbours of pawn ``(p, pawn)``'s cell into the state."""
+    cell = s.pawns[p, pawn]
+    for d in range(6):
+        n = nbr[cell, d]
+        s.adj_to[p, pawn, d] = n
+        s.adj_gate[p, pawn, d] = b.gate[cell, d]
+        s.adj_kind[p, pawn, d] = NO_REQ if n < 0 else b.req_kind[n]
+        s.adj_amount[p, pawn, d] = 0 if n < 0 else b.req_amount[n]
+        s.adj_finish[p, pawn, d] = 0 if n < 0 else b.finish[n]
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _target(s, b, p: int, pawn: int, d: int):
     """(target cell, blockade or -1, requirement kind, amount); kind NO_REQ if impassable."""
-    n = nbr[cell, d]
-    if n < 0 or b.req_kind[n] == NO_REQ:
+    n = s.adj_to[p, pawn, d]
+    if n < 0 or s.adj_kind[p, pawn, d] == NO_REQ:
         return n, -1, NO_REQ, 0
-    g = b.gate[cell, d]
+    g = s.adj_gate[p, pawn, d]
     if g >= 0 and s.holder[g] < 0:
         return n, g, b.blk_kind[g], b.blk_amount[g]
-    return n, -1, b.req_kind[n], b.req_amount[n]
+    return n, -1, s.adj_kind[p, pawn, d], s.adj_amount[p, pawn, d]
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -297,14 +320,14 @@ def _occupied(s, n_players: int, cell: int) -> bool:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _list_moves(s, b, n: int, n_players: int, n_pawns: int, free: bool, nbr) -> int:
+def _list_moves(s, b, n: int, n_players: int, n_pawns: int, free: bool) -> int:
     p = s.player
     for pawn in range(n_pawns):
         cell = s.pawns[p, pawn]
         if cell == ARRIVED:
             continue
         for d in range(6):
-            to, g, kind, amount = _target(s, b, cell, d, nbr)
+            to, g, kind, amount = _target(s, b, p, pawn, d)
             if kind == NO_REQ or (g < 0 and _occupied(s, n_players, to)):
                 continue
             if not free:
@@ -319,7 +342,7 @@ def _list_moves(s, b, n: int, n_players: int, n_pawns: int, free: bool, nbr) -> 
 
 
 @nb.njit(cache=True, error_model="numpy")
-def list_legal(s, b, n_players: int, n_pawns: int, cards, shop, nbr) -> int:
+def list_legal(s, b, n_players: int, n_pawns: int, cards, shop) -> int:
     """:func:`~..engine.legal_mask` as the list ``s.legal[:s.n_legal]`` of the set entries, in
     increasing order (each phase appends its action ranges in their order); returns the count."""
     n = 0
@@ -338,7 +361,7 @@ def list_legal(s, b, n_players: int, n_pawns: int, cards, shop, nbr) -> int:
             if hand[k] and cards[k, SPEC]:
                 s.legal[n] = SPECIAL + k
                 n += 1
-        n = _list_moves(s, b, n, n_players, n_pawns, False, nbr)
+        n = _list_moves(s, b, n, n_players, n_pawns, False)
     elif phase == BUYING:
         for k in range(C.N_CARDS):
             if hand[k]:
@@ -365,7 +388,7 @@ def list_legal(s, b, n_players: int, n_pawns: int, cards, shop, nbr) -> int:
                 s.legal[n] = SHOP + i
                 n += 1
     elif phase == NATIVE:
-        n = _list_moves(s, b, n, n_players, n_pawns, True, nbr)
+        n = _list_moves(s, b, n, n_players, n_pawns, True)
     else:  # REMOVING, PAY_REMOVE, PAY_DISCARD
         base = DISCARD if phase == PAY_DISCARD else REMOVE
         for k in range(C.N_CARDS):
@@ -457,7 +480,7 @@ def _paid_one(s) -> None:
 @nb.njit(cache=True, error_model="numpy")
 def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
     p = s.player
-    n, g, kind, amount = _target(s, b, s.pawns[p, pawn], d, nbr)
+    n, g, kind, amount = _target(s, b, p, pawn, d)
     s.phase = MOVEMENT
     if not free and kind <= COIN:
         used = False
@@ -478,13 +501,14 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
         s.stats[p, ST_BLOCKADES] += 1
         return
     s.stats[p, ST_HEXES] += 1
-    if b.finish[n]:
+    if s.adj_finish[p, pawn, d]:
         s.pawns[p, pawn] = ARRIVED
         if _arrived(s, p, c.n_pawns):
             s.ending = 1
             _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
         return
     s.pawns[p, pawn] = n
+    _cache_neighbours(s, b, p, pawn, nbr)
 
 
 @nb.njit(cache=True, error_model="numpy")

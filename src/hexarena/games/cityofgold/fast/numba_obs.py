@@ -87,7 +87,7 @@ def write_obs(
 ) -> None:
     """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``; ``sel``
     := that seat's five-head mask (written in the same pass); ``t``: the constants record."""
-    cards, shop, nbr, o, floats = t.cards, t.shop, t.nbr, t.layout, t.floats
+    cards, shop, o, floats = t.cards, t.shop, t.layout, t.floats
     me = s.player
     base = o[O_MAP]
     moved = mode != MOVER or (MOVE <= action < SHOP)
@@ -123,7 +123,7 @@ def write_obs(
     for i in range(C.N_SHOP if shopped else 0):
         row[o[O_SHOP] + i] = s.shop[i]
         row[o[O_MARKET] + i] = s.market[i]
-    for g in range(b.n_blockades if moved else 0):
+    for g in range(s.n_blockades if moved else 0):
         holder = s.holder[g]
         at = o[O_BLK] + 4 * g
         row[at] = holder < 0
@@ -143,11 +143,11 @@ def write_obs(
         for i in range(n_pawns):
             home += s.pawns[p, i] == ARRIVED
         held = 0
-        for g in range(b.n_blockades):
+        for g in range(s.n_blockades):
             held += s.holder[g] == p
         row[seat + o[O_ARRIVED]] = home
         row[seat + o[O_HELD]] = held
-    n = list_legal(s, b, n_players, n_pawns, cards, shop, nbr)
+    n = list_legal(s, b, n_players, n_pawns, cards, shop)
     flat = o[O_FLAT]
     heads = pd + me * size + o[O_HEADS]
     fm = row[flat : flat + N_ACTIONS]

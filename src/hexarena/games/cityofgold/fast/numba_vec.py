@@ -78,7 +78,7 @@ def _start(i: int, k: int, st, boards, obs, sel, c, t) -> None:
         seed = mix64(seed ^ np.uint64(u))
     s.board = j
     s.episode = k
-    new_game(s, s.rng, boards[j], seed, c.n_players, c.n_pawns, t.cards, t.shop)
+    new_game(s, s.rng, boards[j], seed, c.n_players, c.n_pawns, t.cards, t.shop, t.nbr)
     s.viewer = s.player
     write_obs(
         obs[i].b, sel[i].b, s, boards[j], s.marked, FRESH, 0, 0, c.n_players, c.n_pawns, c.omniscient, t
