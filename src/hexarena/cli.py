@@ -227,7 +227,10 @@ def demo(
     out: Annotated[Path, typer.Option(help="Where to write the records.")] = Path("runs/demo"),
     seed: Annotated[int, typer.Option(help="Seed of every demo game.")] = 1,
 ) -> None:
-    """A short showcase of every game: bots play, records are written, summaries printed."""
+    """A short showcase of every game: bots play, records and offline replay pages are written."""
+    from hexarena import viewer
+
+    pages = []
     for name in list_games():
         cls = game_class(name)
         roles = cls.new(seed=seed, **cls.demo_params).all_roles()
@@ -236,6 +239,10 @@ def demo(
         console.rule(f"{name}: {', '.join(kinds)}")
         config, raw = _match_config(name, ",".join(kinds), seed, out / name, [], None)
         _summary(_run(config, raw))
+        pages.append(viewer.export_html(out / name, out / name / "replay.html"))
+    console.rule("replays")
+    for page in pages:
+        console.print(f"open in a browser: {page}")
 
 
 def main() -> None:
