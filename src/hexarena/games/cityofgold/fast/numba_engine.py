@@ -27,38 +27,34 @@ from hexarena.games.cityofgold.observe import MASK_DTYPE, OBS_DTYPE, PLAYER_DTYP
 TERM_COLS = 3 + 4 * len(STAT_NAMES)
 
 STATE_DTYPE = np.dtype(
-    [
+    [  # what a step reads first, then by use: one env-step touches a few lines of the record
         ("player", np.int32),
         ("phase", np.int32),
         ("pending", np.int32),
         ("money2", np.int32),
         ("res", np.int32, (3,)),
-        ("n_blockades", np.int8),
-        ("adj_to", np.int16, (4, 2, 6)),  # each pawn's neighbours (the board, cached per pawn cell)
-        ("adj_gate", np.int8, (4, 2, 6)),
-        ("adj_kind", np.int8, (4, 2, 6)),
-        ("adj_amount", np.int8, (4, 2, 6)),
-        ("adj_finish", np.uint8, (4, 2, 6)),
-        ("zones", np.uint8, (4, 5, C.N_CARDS)),  # a deck holds at most 8 + 18 * 3 cards
-        ("removed", np.int16, (C.N_CARDS,)),
-        ("shop", np.int16, (C.N_SHOP,)),
-        ("market", np.int8, (C.N_SHOP,)),
-        ("pawns", np.int16, (4, 2)),
-        ("holder", np.int8, (6,)),
-        ("turn", np.int32),
-        ("turns_taken", np.int32, (4,)),
+        ("board", np.int32),
+        ("viewer", np.int32),
+        ("n_legal", np.int16),
         ("ending", np.int8),
         ("done", np.int8),
         ("truncated", np.int8),
-        ("rewards", np.float32, (4,)),
-        ("stats", np.int64, (4, len(STAT_NAMES))),
-        ("board", np.int32),
-        ("episode", np.int64),
-        ("viewer", np.int32),
-        ("marked", np.int16, (8,)),
-        ("n_legal", np.int16),
-        ("legal", np.uint8, (N_ACTIONS,)),
+        ("n_blockades", np.int8),
         ("rng", np.uint64, (2,)),
+        ("legal", np.uint8, (N_ACTIONS,)),
+        ("marked", np.int16, (8,)),
+        ("pawns", np.int16, (4, 2)),
+        ("holder", np.int8, (6,)),
+        ("shop", np.int16, (C.N_SHOP,)),
+        ("market", np.int8, (C.N_SHOP,)),
+        ("zones", np.uint8, (4, 5, C.N_CARDS)),  # a deck holds at most 8 + 18 * 3 cards
+        ("stats", np.int32, (4, len(STAT_NAMES))),
+        ("adj", np.int16, (4, 2, 6, 5)),  # each pawn's neighbours (the board, cached per pawn cell)
+        ("removed", np.int16, (C.N_CARDS,)),
+        ("turn", np.int32),
+        ("turns_taken", np.int32, (4,)),
+        ("rewards", np.float32, (4,)),
+        ("episode", np.int64),
         ("term", np.int64, (TERM_COLS,)),
     ]
 )
@@ -76,6 +72,7 @@ DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = range(5)
 NO_REQ, COIN, REQ_DISCARD = 0, 3, 4
 ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADES, _ = range(10)
 ARRIVED = -1
+ADJ_TO, ADJ_GATE, ADJ_KIND, ADJ_AMOUNT, ADJ_FINISH = range(5)  # columns of the state's ``adj``
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -291,23 +288,25 @@ def _cache_neighbours(s, b, p: int, pawn: int, nbr) -> None:
     cell = s.pawns[p, pawn]
     for d in range(6):
         n = nbr[cell, d]
-        s.adj_to[p, pawn, d] = n
-        s.adj_gate[p, pawn, d] = b.gate[cell, d]
-        s.adj_kind[p, pawn, d] = NO_REQ if n < 0 else b.req_kind[n]
-        s.adj_amount[p, pawn, d] = 0 if n < 0 else b.req_amount[n]
-        s.adj_finish[p, pawn, d] = 0 if n < 0 else b.finish[n]
+        adj = s.adj[p, pawn, d]
+        adj[ADJ_TO] = n
+        adj[ADJ_GATE] = b.gate[cell, d]
+        adj[ADJ_KIND] = NO_REQ if n < 0 else b.req_kind[n]
+        adj[ADJ_AMOUNT] = 0 if n < 0 else b.req_amount[n]
+        adj[ADJ_FINISH] = 0 if n < 0 else b.finish[n]
 
 
 @nb.njit(cache=True, error_model="numpy")
 def _target(s, b, p: int, pawn: int, d: int):
     """(target cell, blockade or -1, requirement kind, amount); kind NO_REQ if impassable."""
-    n = s.adj_to[p, pawn, d]
-    if n < 0 or s.adj_kind[p, pawn, d] == NO_REQ:
+    adj = s.adj[p, pawn, d]
+    n = adj[ADJ_TO]
+    if n < 0 or adj[ADJ_KIND] == NO_REQ:
         return n, -1, NO_REQ, 0
-    g = s.adj_gate[p, pawn, d]
+    g = adj[ADJ_GATE]
     if g >= 0 and s.holder[g] < 0:
         return n, g, b.blk_kind[g], b.blk_amount[g]
-    return n, -1, s.adj_kind[p, pawn, d], s.adj_amount[p, pawn, d]
+    return n, -1, adj[ADJ_KIND], adj[ADJ_AMOUNT]
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -501,7 +500,7 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
         s.stats[p, ST_BLOCKADES] += 1
         return
     s.stats[p, ST_HEXES] += 1
-    if s.adj_finish[p, pawn, d]:
+    if s.adj[p, pawn, d, ADJ_FINISH]:
         s.pawns[p, pawn] = ARRIVED
         if _arrived(s, p, c.n_pawns):
             s.ending = 1
