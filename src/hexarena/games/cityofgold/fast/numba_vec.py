@@ -369,29 +369,29 @@ class CpuRunner(Runner):
 
     def __init__(self, envs: VecEnv, samplers: VecSampler, workers: int = 1) -> None:
         super().__init__(envs, samplers, workers)
-        self._fused = isinstance(envs, CpuVecEnv) and isinstance(samplers, CpuVecSampler)
+        fused = isinstance(envs, CpuVecEnv) and isinstance(samplers, CpuVecSampler)
+        self._cpu = (envs, samplers) if fused else None
         self._pending = False
         self._addresses = np.zeros(0, np.uint64)
         self._generation = -1
 
     def sample(self) -> None:
-        if self._fused:
+        if self._cpu is not None:
             self._pending = True
         else:
             super().sample()
 
     def step_sync(self) -> None:
-        if not self._pending:
+        if not self._pending or self._cpu is None:
             super().step_sync()
             return
         self._pending = False
-        envs = self.envs
-        assert isinstance(envs, CpuVecEnv) and isinstance(self.samplers, CpuVecSampler)
+        envs, samplers = self._cpu
         if self._generation != envs.generation:
-            self._addresses = envs.addresses(self.samplers.actions, self.samplers.rng_state)
+            self._addresses = envs.addresses(samplers.actions, samplers.rng_state)
             self._generation = envs.generation
         events = step_by_address(self._addresses)
-        if events < 0:
-            raise RuntimeError("stale numba cache of hexarena.games.cityofgold.fast: delete its __pycache__")
         if events:
-            envs._after_events(self.samplers.actions)
+            if events < 0:
+                raise RuntimeError("stale numba cache of cityofgold.fast: delete its __pycache__")
+            envs._after_events(samplers.actions)
