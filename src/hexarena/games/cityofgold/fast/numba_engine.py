@@ -40,6 +40,7 @@ STATE_DTYPE = np.dtype(
         ("done", np.int8),
         ("truncated", np.int8),
         ("n_blockades", np.int8),
+        ("active", np.int8),  # the card in the active zone of the seat to act (it holds one at most), or -1
         ("rng", np.uint64, (2,)),
         ("legal", np.uint8, (N_ACTIONS,)),
         ("marked", np.int16, (8,)),
@@ -255,6 +256,7 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
     s.money2 = 0
     s.res[:] = 0
     s.zones[:] = 0
+    s.active = -1
     for p in range(n_players):
         for k in range(C.N_CARDS):
             s.zones[p, DRAW_Z, k] = cards[k, STARTER]
@@ -410,13 +412,14 @@ def _remove_card(s, p: int, k: int) -> None:
 @nb.njit(cache=True, error_model="numpy")
 def _retire_active(s, used: bool, cards) -> None:
     p = s.player
-    for k in range(C.N_CARDS):
-        if s.zones[p, ACTIVE_Z, k]:
-            s.zones[p, ACTIVE_Z, k] -= 1
-            if used and cards[k, SU]:
-                _remove_card(s, p, k)
-            else:
-                s.zones[p, PLAYED_Z, k] += 1
+    k = s.active
+    if k >= 0:
+        s.active = -1
+        s.zones[p, ACTIVE_Z, k] -= 1
+        if used and cards[k, SU]:
+            _remove_card(s, p, k)
+        else:
+            s.zones[p, PLAYED_Z, k] += 1
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -452,6 +455,7 @@ def _end_turn(s, rng, n_players: int, n_pawns: int, max_turns: int) -> None:
         z[p, DISCARD_Z, k] += z[p, ACTIVE_Z, k] + z[p, PLAYED_Z, k]
         z[p, ACTIVE_Z, k] = 0
         z[p, PLAYED_Z, k] = 0
+    s.active = -1
     _draw(s, rng, p, max(0, C.HAND_SIZE - _hand_total(s, p)))
     s.res[:] = 0
     s.money2 = 0
@@ -482,9 +486,7 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
     n, g, kind, amount = _target(s, b, p, pawn, d)
     s.phase = MOVEMENT
     if not free and kind <= COIN:
-        used = False
-        for k in range(C.N_CARDS):
-            used = used or s.zones[p, ACTIVE_Z, k] > 0
+        used = s.active >= 0
         left = s.res[kind - 1] - amount
         s.res[:] = 0
         s.res[kind - 1] = left
@@ -523,6 +525,7 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
         if s.phase == MOVEMENT:
             _retire_active(s, False, cards)
             z[p, ACTIVE_Z, k] += 1
+            s.active = k
             for r in range(3):
                 s.res[r] = cards[k, M + r]
         else:
