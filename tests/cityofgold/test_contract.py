@@ -5,26 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.helpers.play import random_play
 
 import hexarena
 from hexarena.core.contract import OutcomeKind
 from hexarena.core.errors import MoveParseError
 from hexarena.core.frozen import canonical_json
-from hexarena.core.players import RandomPlayer
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.engine import DRAW_PILE, HAND
 from hexarena.games.cityofgold.state import CityOfGoldState
-
-
-def play_random(state: CityOfGoldState, seed: int, limit: int = 100_000) -> CityOfGoldState:
-    player = RandomPlayer(seed=seed)
-    player.reset(state.all_roles(), seed)
-    for _ in range(limit):
-        if state.is_over():
-            break
-        state = state.apply(player.act(state.query_game()).move)
-        assert state.message is None, state.message
-    return state
 
 
 def test_registered_and_new():
@@ -53,7 +42,7 @@ def test_rejected_moves_keep_the_state_and_say_why():
 
 
 def test_export_replay_round_trip():
-    s = play_random(hexarena.make("cityofgold", seed=9, n_players=2, n_pieces=1, max_turns=30), seed=1)
+    s = random_play(hexarena.make("cityofgold", seed=9, n_players=2, n_pieces=1, max_turns=30), seed=1)
     assert s.is_over()
     data = json.loads(json.dumps(s.export()))
     again = CityOfGoldState.from_export(data)
@@ -119,7 +108,7 @@ def test_frame_has_tiles_pawns_players_and_shop():
 
 
 def test_outcomes_win_and_truncation():
-    s = play_random(hexarena.make("cityofgold", seed=2, n_players=3, n_pieces=1, max_turns=6), seed=2)
+    s = random_play(hexarena.make("cityofgold", seed=2, n_players=3, n_pieces=1, max_turns=6), seed=2)
     out = s.validate_game()
     assert out.kind is OutcomeKind.TRUNCATED and set(out.scores.values()) == {0.0}
     s = hexarena.make("cityofgold", seed=2, n_players=3, n_pieces=1)

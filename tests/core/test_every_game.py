@@ -8,29 +8,17 @@ and the same seed and moves give the same game.
 import json
 
 import pytest
+from tests.helpers.play import random_play as play
 
 import hexarena
 from hexarena.core.frozen import canonical_json
-from hexarena.core.players import RandomPlayer
 
 MOVES = 40  # enough to cross several turns of every game, small enough for make test
 
 
 def random_play(name, seed, moves=MOVES, check=None):
     cls = hexarena.game_class(name)
-    state = cls.new(seed=seed, **cls.demo_params)
-    player = RandomPlayer(seed=seed)
-    player.reset(state.all_roles(), seed)
-    for _ in range(moves):
-        if state.is_over():
-            break
-        view = state.query_game()
-        nxt = state.apply(player.act(view).move)
-        assert nxt.message is None, f"a legal move was rejected: {nxt.message}"
-        if check:
-            check(state, nxt)
-        state = nxt
-    return state
+    return play(cls.new(seed=seed, **cls.demo_params), seed, moves, check)
 
 
 @pytest.fixture(params=hexarena.list_games())

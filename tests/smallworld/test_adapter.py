@@ -5,24 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.helpers.play import random_play
 
 import hexarena
 from hexarena.core.frozen import canonical_json, thaw
 from hexarena.core.players import RandomPlayer
 from hexarena.games.smallworld.adapter import SmallWorldState
 from hexarena.games.smallworld.bot import HeuristicPlayer, play_vs_random
-
-
-def advance(state, moves: int, seed: int = 0):
-    player = RandomPlayer(seed=seed)
-    player.reset(state.all_roles(), seed)
-    for _ in range(moves):
-        if state.is_over():
-            break
-        nxt = state.apply(player.act(state.query_game()).move)
-        assert nxt.message is None, nxt.message
-        state = nxt
-    return state
 
 
 def test_registered_with_roles_per_player_count():
@@ -40,7 +29,7 @@ def test_registered_with_roles_per_player_count():
 
 
 def test_update_leaves_the_old_state_and_its_export_unchanged():
-    state = advance(hexarena.make("smallworld", seed=3, players=3), 30)
+    state = random_play(hexarena.make("smallworld", seed=3, players=3), moves=30)
     before = canonical_json(state.export())
     move = state.legal_moves()[0]
     nxt = state.update_game(state.environment, move)
@@ -50,21 +39,21 @@ def test_update_leaves_the_old_state_and_its_export_unchanged():
 
 
 def test_rejected_move_keeps_environment_and_says_why():
-    state = advance(hexarena.make("smallworld", seed=4, players=3), 5)
+    state = random_play(hexarena.make("smallworld", seed=4, players=3), moves=5)
     bad = state.apply({"type": "CONQUER", "region_id": 999})
     assert bad.environment is state.environment and bad.roles == state.roles
     assert bad.message and ("999" in bad.message or "not allowed" in bad.message)
 
 
 def test_export_round_trips_through_json():
-    state = advance(hexarena.make("smallworld", seed=5, players=4), 80)
+    state = random_play(hexarena.make("smallworld", seed=5, players=4), moves=80)
     data = json.loads(json.dumps(state.export()))
     back = SmallWorldState.from_export(data)
     assert back == state and canonical_json(back.export()) == canonical_json(data)
 
 
 def test_a_view_never_shows_opponents_coins_decks_or_rng():
-    state = advance(hexarena.make("smallworld", seed=6, players=3), 40)
+    state = random_play(hexarena.make("smallworld", seed=6, players=3), moves=40)
     gs = state.environment._game._state
     for p, secret in zip(gs.players, (4321, 8765, 9753), strict=True):
         p.coins = secret  # distinctive numbers to look for
@@ -77,7 +66,7 @@ def test_a_view_never_shows_opponents_coins_decks_or_rng():
 
 
 def test_views_list_and_parse_the_legal_moves_of_the_role_to_move():
-    state = advance(hexarena.make("smallworld", seed=7, players=3), 25)
+    state = random_play(hexarena.make("smallworld", seed=7, players=3), moves=25)
     view = state.query_game()
     moves = view.legal_moves()
     assert moves and moves == state.legal_moves()
@@ -99,7 +88,7 @@ def test_parse_move_reads_free_text_and_json():
 
 
 def test_frame_has_regions_terrain_owners_tokens_and_player_panels():
-    state = advance(hexarena.make("smallworld", seed=9, players=3), 40)
+    state = random_play(hexarena.make("smallworld", seed=9, players=3), moves=40)
     frame = state.frame()
     json.dumps(frame)
     cells = frame["cells"]

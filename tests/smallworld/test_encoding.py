@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from tests.helpers.play import random_play
 
 import hexarena
 from hexarena.games.smallworld import encoding
 from hexarena.rl import HexarenaAECEnv, HexarenaGymEnv
-
-from .test_adapter import advance
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -23,13 +22,13 @@ def test_every_legal_move_maps_to_a_distinct_action_and_back(players):
         indices = [state.move_to_action(m) for m in moves]
         assert len(set(indices)) == len(moves) and all(0 <= i < encoding.ACTION_COUNT for i in indices)
         assert [state.action_to_move(i) for i in indices] == list(moves)
-        state = advance(state, 1, seed=step)
+        state = random_play(state, seed=step, moves=1)
 
 
 def test_observation_array_has_a_fixed_shape_and_hides_coins():
-    state = advance(hexarena.make("smallworld", seed=3, players=3), 30)
+    state = random_play(hexarena.make("smallworld", seed=3, players=3), moves=30)
     a = state.observation_array("red")
-    b = advance(hexarena.make("smallworld", seed=4, players=5), 10).observation_array("blue")
+    b = random_play(hexarena.make("smallworld", seed=4, players=5), moves=10).observation_array("blue")
     assert a.shape == b.shape and a.dtype == np.float32
     gs = state.environment._game._state
     gs.players[1].coins += 50  # an opponent's secret changes nothing red sees
