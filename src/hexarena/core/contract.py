@@ -30,7 +30,6 @@ from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from hexarena.core.errors import (
-    GameOverError,
     IllegalMoveError,
     MoveParseError,
     RecordError,
@@ -323,7 +322,7 @@ class GameState(ABC):
         if self.viewer is not None:
             raise StaleStateError(f"this is {self.viewer!r}'s redacted view; update the full state")
         if self.validate_game() is not None:
-            return self._reject(str(GameOverError("the game is over; no more moves are accepted")))
+            return self._reject("the game is over; no more moves are accepted")
         try:
             move = freeze(move)
             new_env = self.advance(move)

@@ -19,10 +19,6 @@ class StaleStateError(HexarenaError):
     """``update_game`` was given an environment that is not the state's own."""
 
 
-class GameOverError(HexarenaError):
-    """A move was offered after the game had ended."""
-
-
 class UnknownGameError(HexarenaError, KeyError):
     """No game is registered under that name."""
 
