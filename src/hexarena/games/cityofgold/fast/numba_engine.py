@@ -21,7 +21,13 @@ from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, REMOVE, SHOP, SPECIAL
 from hexarena.games.cityofgold.board import NEIGHBORS
 from hexarena.games.cityofgold.engine import STAT_NAMES
-from hexarena.games.cityofgold.observe import MASK_DTYPE, OBS_DTYPE, PLAYER_DTYPE, ZONE_FIELDS
+from hexarena.games.cityofgold.observe import (
+    MASK_DTYPE,
+    OBS_DTYPE,
+    PLAYER_DTYPE,
+    PLAYER_OBS_DTYPE,
+    ZONE_FIELDS,
+)
 
 # Terminal stash columns: turn, truncated, n_players, then 4 x stats.
 TERM_COLS = 3 + 4 * len(STAT_NAMES)
@@ -48,7 +54,7 @@ STATE_DTYPE = np.dtype(
         ("holder", np.int8, (6,)),
         ("shop", np.int16, (C.N_SHOP,)),
         ("market", np.int8, (C.N_SHOP,)),
-        ("zones", np.uint8, (4, 5, C.N_CARDS)),  # a deck holds at most 8 + 18 * 3 cards
+        ("seats", np.uint8, (4, PLAYER_OBS_DTYPE.itemsize)),  # zones and counts, as observed
         ("stats", np.int32, (4, len(STAT_NAMES))),
         ("adj", np.int16, (4, 2, 6, 5)),  # each pawn's neighbours (the board, cached per pawn cell)
         ("removed", np.int16, (C.N_CARDS,)),
@@ -60,16 +66,24 @@ STATE_DTYPE = np.dtype(
     ]
 )
 """One env's game (the fields of :class:`~..engine.Game`), its play generator (mix64(seed),
-counter), what the board says about each pawn's six neighbours (refreshed when the pawn moves:
-the board record is 39 KB, and reading it each step costs cache misses), the cells its
-observation marked, its legal actions in increasing order (the mask as a
-list, so a uniform draw is one index) and the stash of its last finished game."""
+counter), each seat's card zones and counts in the byte layout of its observation (a deck
+holds at most 8 + 18 * 3 cards; the hand and draw pile sizes are kept up to date, so a draw
+needs no scan and writing a seat is one block copy), what the board says about each pawn's six
+neighbours (refreshed when the pawn moves: the board record is 39 KB, and reading it each step
+costs cache misses), the cells its observation marked, its legal actions in increasing order
+(the mask as a list, so a uniform draw is one index) and the stash of its last finished game."""
 
 # Card table columns (one row per card id).
 (M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
 # Phases, zones, requirement kinds and stat indexes as plain ints for the kernels.
 MOVEMENT, BUYING, TRANSMIT, REMOVING, NATIVE, PAY_DISCARD, PAY_REMOVE, DONE = range(1, 9)
-DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = range(5)
+# A seat's bytes (``STATE_DTYPE["seats"]``, laid out as ``PLAYER_OBS_DTYPE``): the zones, then counts.
+DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = (PLAYER_OBS_DTYPE.fields[f][1] for f in ZONE_FIELDS)
+N_HAND, N_DRAW, N_ARRIVED, N_HELD = (
+    PLAYER_OBS_DTYPE.fields[f][1] for f in ("hand_size", "draw_size", "arrived", "blockades")
+)
+SEAT_BYTES = PLAYER_OBS_DTYPE.itemsize
+assert (DRAW_Z, HAND_Z) == (0, C.N_CARDS) and N_HAND == 5 * C.N_CARDS  # hidden = the first 2 zones
 NO_REQ, COIN, REQ_DISCARD = 0, 3, 4
 ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADES, _ = range(10)
 ARRIVED = -1
@@ -101,7 +115,7 @@ def _offset(dtype: np.dtype, *path: str) -> int:
 
 # Slots of the layout vector (byte offsets inside one observation record).
 (O_MAP, O_PHASE, O_RES, O_SHOP, O_MARKET, O_BLK, O_GUARD, O_PD, O_PD_SIZE, O_FLAT, O_HEADS) = range(11)
-O_HAND_SIZE, O_DRAW_SIZE, O_ARRIVED, O_HELD, O_ZONES, O_HEAD_OFF, O_LEN = 11, 12, 13, 14, 15, 20, 25
+O_SEAT, O_HEAD_OFF, O_LEN = 11, 12, 17
 
 
 def layout() -> np.ndarray:
@@ -121,15 +135,7 @@ def layout() -> np.ndarray:
     o[O_PD_SIZE] = PLAYER_DTYPE.itemsize
     o[O_FLAT] = _offset(OBS_DTYPE, "action_mask")
     o[O_HEADS] = _offset(PLAYER_DTYPE, "action_mask")
-    for slot, name in (
-        (O_HAND_SIZE, "hand_size"),
-        (O_DRAW_SIZE, "draw_size"),
-        (O_ARRIVED, "arrived"),
-        (O_HELD, "blockades"),
-    ):
-        o[slot] = _offset(PLAYER_DTYPE, "obs", name)
-    for z, name in enumerate(ZONE_FIELDS):
-        o[O_ZONES + z] = _offset(PLAYER_DTYPE, "obs", name)
+    o[O_SEAT] = _offset(PLAYER_DTYPE, "obs")
     for h, name in enumerate(MASK_DTYPE.names):
         o[O_HEAD_OFF + h] = _offset(MASK_DTYPE, name)
     return o
@@ -214,35 +220,44 @@ def seed_rng(rng: np.ndarray, seed: np.uint64) -> None:
 
 
 # ---------------------------------------------------------------------------- the rules ---
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, inline="always", error_model="numpy")
 def _hand_total(s, p: int) -> int:
-    t = 0
-    for k in range(C.N_CARDS):
-        t += s.zones[p, HAND_Z, k]
-    return t
+    return s.seats[p, N_HAND]
+
+
+@nb.njit(cache=True, inline="always", error_model="numpy")
+def _to_hand(z, k: int) -> None:
+    """Card ``k`` joins seat ``z``'s hand."""
+    z[HAND_Z + k] += 1
+    z[N_HAND] += 1
+
+
+@nb.njit(cache=True, inline="always", error_model="numpy")
+def _from_hand(z, k: int) -> None:
+    z[HAND_Z + k] -= 1
+    z[N_HAND] -= 1
 
 
 @nb.njit(cache=True, error_model="numpy")
 def _draw(s, rng, p: int, n: int) -> None:
-    z = s.zones
+    z = s.seats[p]
     for _ in range(n):
-        total = 0
-        for k in range(C.N_CARDS):
-            total += z[p, DRAW_Z, k]
+        total = z[N_DRAW]
         if total == 0:
             for k in range(C.N_CARDS):
-                total += z[p, DISCARD_Z, k]
+                total += z[DISCARD_Z + k]
             if total == 0:
                 return
             for k in range(C.N_CARDS):
-                z[p, DRAW_Z, k] += z[p, DISCARD_Z, k]
-                z[p, DISCARD_Z, k] = 0
+                z[DRAW_Z + k] += z[DISCARD_Z + k]
+                z[DISCARD_Z + k] = 0
         pick = randbelow(rng, total)
         for k in range(C.N_CARDS):
-            pick -= z[p, DRAW_Z, k]
+            pick -= z[DRAW_Z + k]
             if pick < 0:
-                z[p, DRAW_Z, k] -= 1
-                z[p, HAND_Z, k] += 1
+                z[DRAW_Z + k] -= 1
+                z[N_DRAW] = total - 1
+                _to_hand(z, k)
                 break
 
 
@@ -255,11 +270,12 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
     s.pending = 0
     s.money2 = 0
     s.res[:] = 0
-    s.zones[:] = 0
+    s.seats[:] = 0
     s.active = -1
     for p in range(n_players):
         for k in range(C.N_CARDS):
-            s.zones[p, DRAW_Z, k] = cards[k, STARTER]
+            s.seats[p, DRAW_Z + k] = cards[k, STARTER]
+            s.seats[p, N_DRAW] += cards[k, STARTER]
     s.removed[:] = 0
     for i in range(C.N_SHOP):
         s.shop[i] = shop[i, 2]
@@ -349,7 +365,7 @@ def list_legal(s, b, n_players: int, n_pawns: int, cards, shop) -> int:
     n = 0
     p = s.player
     phase = s.phase
-    hand = s.zones[p, HAND_Z]
+    hand = s.seats[p, HAND_Z : HAND_Z + C.N_CARDS]
     if s.done:
         s.n_legal = 0
         return 0
@@ -415,11 +431,11 @@ def _retire_active(s, used: bool, cards) -> None:
     k = s.active
     if k >= 0:
         s.active = -1
-        s.zones[p, ACTIVE_Z, k] -= 1
+        s.seats[p, ACTIVE_Z + k] -= 1
         if used and cards[k, SU]:
             _remove_card(s, p, k)
         else:
-            s.zones[p, PLAYED_Z, k] += 1
+            s.seats[p, PLAYED_Z + k] += 1
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -450,11 +466,11 @@ def _arrived(s, p: int, n_pawns: int) -> bool:
 @nb.njit(cache=True, error_model="numpy")
 def _end_turn(s, rng, n_players: int, n_pawns: int, max_turns: int) -> None:
     p = s.player
-    z = s.zones
+    z = s.seats[p]
     for k in range(C.N_CARDS):
-        z[p, DISCARD_Z, k] += z[p, ACTIVE_Z, k] + z[p, PLAYED_Z, k]
-        z[p, ACTIVE_Z, k] = 0
-        z[p, PLAYED_Z, k] = 0
+        z[DISCARD_Z + k] += z[ACTIVE_Z + k] + z[PLAYED_Z + k]
+        z[ACTIVE_Z + k] = 0
+        z[PLAYED_Z + k] = 0
     s.active = -1
     _draw(s, rng, p, max(0, C.HAND_SIZE - _hand_total(s, p)))
     s.res[:] = 0
@@ -499,11 +515,13 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
         s.pending = amount
     if g >= 0:
         s.holder[g] = p
+        s.seats[p, N_HELD] += 1
         s.stats[p, ST_BLOCKADES] += 1
         return
     s.stats[p, ST_HEXES] += 1
     if s.adj[p, pawn, d, ADJ_FINISH]:
         s.pawns[p, pawn] = ARRIVED
+        s.seats[p, N_ARRIVED] += 1
         if _arrived(s, p, c.n_pawns):
             s.ending = 1
             _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
@@ -517,14 +535,14 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
     """:func:`~..engine.step` without validation (``c``: the :data:`CFG_DTYPE` record)."""
     p = s.player
     s.stats[p, ST_STEPS] += 1
-    z = s.zones
+    z = s.seats[p]
     if a < SPECIAL:
         k = a
-        z[p, HAND_Z, k] -= 1
+        _from_hand(z, k)
         s.stats[p, ST_USES] += 1
         if s.phase == MOVEMENT:
             _retire_active(s, False, cards)
-            z[p, ACTIVE_Z, k] += 1
+            z[ACTIVE_Z + k] += 1
             s.active = k
             for r in range(3):
                 s.res[r] = cards[k, M + r]
@@ -533,17 +551,17 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
             if cards[k, SU]:
                 _remove_card(s, p, k)
             else:
-                z[p, PLAYED_Z, k] += 1
+                z[PLAYED_Z + k] += 1
     elif a < MOVE:
         k = a - SPECIAL
         _retire_active(s, False, cards)
         s.res[:] = 0
-        z[p, HAND_Z, k] -= 1
+        _from_hand(z, k)
         s.stats[p, ST_USES] += 1
         if cards[k, SU]:
             _remove_card(s, p, k)
         else:
-            z[p, PLAYED_Z, k] += 1
+            z[PLAYED_Z + k] += 1
         kind = cards[k, SPEC]
         if kind == C.SPECIAL_TRANSMIT:
             s.phase = TRANSMIT
@@ -560,7 +578,7 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
     elif a < REMOVE:
         i = a - SHOP
         s.shop[i] -= 1
-        z[p, DISCARD_Z, shop[i, 0]] += 1
+        z[DISCARD_Z + shop[i, 0]] += 1
         s.stats[p, ST_ADDED] += 1
         if s.phase == TRANSMIT:
             if s.shop[i] == 0:
@@ -571,13 +589,13 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
         _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
     elif a < DISCARD:
         k = a - REMOVE
-        z[p, HAND_Z, k] -= 1
+        _from_hand(z, k)
         _remove_card(s, p, k)
         _paid_one(s)
     elif a < PASS:
         k = a - DISCARD
-        z[p, HAND_Z, k] -= 1
-        z[p, DISCARD_Z, k] += 1
+        _from_hand(z, k)
+        z[DISCARD_Z + k] += 1
         if s.phase == PAY_DISCARD:
             _paid_one(s)
     elif s.phase == MOVEMENT:

@@ -19,55 +19,41 @@ from hexarena.games.cityofgold.board import N_CELLS
 from hexarena.games.cityofgold.fast.numba_engine import (
     ARRIVED,
     BUYING,
-    DRAW_Z,
     HAND_Z,
-    O_ARRIVED,
     O_BLK,
-    O_DRAW_SIZE,
     O_FLAT,
     O_GUARD,
-    O_HAND_SIZE,
     O_HEAD_OFF,
     O_HEADS,
-    O_HELD,
     O_MAP,
     O_MARKET,
     O_PD,
     O_PD_SIZE,
     O_PHASE,
     O_RES,
+    O_SEAT,
     O_SHOP,
-    O_ZONES,
+    SEAT_BYTES,
     list_legal,
 )
 from hexarena.games.cityofgold.observe import MASK_DTYPE
 
 MOVER, VIEWER, FRESH = 0, 1, 2
 MASK_BYTES = MASK_DTYPE.itemsize
-ZONE_BYTES = C.N_CARDS
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _write_seat(row, s, p: int, seat: int, visible: bool, o) -> None:
-    """Seat ``p``'s zones (hand and draw pile zeroed unless ``visible``) and pile sizes. Loops run
-    over views (indexes from 0), so they compile to block copies."""
-    for z in range(5):
-        at = seat + o[O_ZONES + z]
-        dst = row[at : at + ZONE_BYTES]
-        src = s.zones[p, z]
-        if visible or (z != DRAW_Z and z != HAND_Z):
-            for k in range(ZONE_BYTES):
-                dst[k] = src[k]
-        else:
-            for k in range(ZONE_BYTES):
-                dst[k] = 0
-    hand = 0
-    draw = 0
-    for k in range(C.N_CARDS):
-        hand += s.zones[p, HAND_Z, k]
-        draw += s.zones[p, DRAW_Z, k]
-    row[seat + o[O_HAND_SIZE]] = hand
-    row[seat + o[O_DRAW_SIZE]] = draw
+def _write_seat(row, s, p: int, at: int, visible: bool) -> None:
+    """Seat ``p``'s zones and counts (the state keeps them in observation layout), its draw pile
+    and hand (the first two zones) zeroed unless ``visible``. The loops run over views indexed
+    from 0 with constant bounds, so they compile to block copies."""
+    dst = row[at : at + SEAT_BYTES]
+    src = s.seats[p]
+    for k in range(SEAT_BYTES):
+        dst[k] = src[k]
+    if not visible:
+        for k in range(2 * HAND_Z):
+            dst[k] = 0
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -136,17 +122,7 @@ def write_obs(
         row[at : at + MASK_BYTES] = 0
     for p in range(n_players):
         if mode == FRESH or p == me or (mode == VIEWER and p == prev):
-            _write_seat(row, s, p, pd + p * size, omniscient or p == me, o)
-    for p in range(n_players if moved else 0):
-        seat = pd + p * size
-        home = 0
-        for i in range(n_pawns):
-            home += s.pawns[p, i] == ARRIVED
-        held = 0
-        for g in range(s.n_blockades):
-            held += s.holder[g] == p
-        row[seat + o[O_ARRIVED]] = home
-        row[seat + o[O_HELD]] = held
+            _write_seat(row, s, p, pd + p * size + o[O_SEAT], omniscient or p == me)
     n = list_legal(s, b, n_players, n_pawns, cards, shop)
     flat = o[O_FLAT]
     heads = pd + me * size + o[O_HEADS]
