@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, REMOVE, SHOP, SPECIAL
@@ -47,6 +48,7 @@ STATE_DTYPE = np.dtype(
         ("truncated", np.int8),
         ("n_blockades", np.int8),
         ("active", np.int8),  # the card in the active zone of the seat to act (it holds one at most), or -1
+        ("hand_bits", np.int32, (4,)),  # bit k: card k is in the seat's hand
         ("rng", np.uint64, (2,)),
         ("legal", np.uint8, (N_ACTIONS,)),
         ("marked", np.int16, (8,)),
@@ -154,6 +156,9 @@ TABLE_DTYPE = np.dtype(
         ("layout", np.int64, (O_LEN,)),
         ("floats", np.uint8, (4160, 4)),
         ("head_pos", np.int16, (N_ACTIONS,)),
+        ("cost2", np.int64, (C.N_SHOP,)),  # twice the price of each shop stack's card
+        ("res_bits", np.int64),  # bit k: card k gives movement resources
+        ("special_bits", np.int64),  # bit k: card k has a special effect
     ]
 )
 """Every constant array the kernels read, in one record: a record and its fields carry no
@@ -170,6 +175,9 @@ def make_tables() -> np.ndarray:
     t = np.zeros(1, TABLE_DTYPE)
     t["cards"], t["shop"], t["nbr"] = card_table(), shop_table(), np.array(NEIGHBORS, np.int16)
     t["layout"], t["floats"], t["head_pos"] = layout(), float_bytes(), head_positions()
+    t["cost2"] = 2 * np.array([C.COST[k] for k in C.SHOP_CARDS])
+    t["res_bits"] = sum(1 << k for k in range(C.N_CARDS) if C.HAS_RESOURCES[k])
+    t["special_bits"] = sum(1 << k for k in range(C.N_CARDS) if C.SPECIAL[k])
     return t
 
 
@@ -226,16 +234,20 @@ def _hand_total(s, p: int) -> int:
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
-def _to_hand(z, k: int) -> None:
-    """Card ``k`` joins seat ``z``'s hand."""
-    z[HAND_Z + k] += 1
-    z[N_HAND] += 1
+def _to_hand(s, p: int, k: int) -> None:
+    """Card ``k`` joins seat ``p``'s hand (its count, the hand size and the hand's bit set)."""
+    s.seats[p, HAND_Z + k] += 1
+    s.seats[p, N_HAND] += 1
+    s.hand_bits[p] |= 1 << k
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
-def _from_hand(z, k: int) -> None:
-    z[HAND_Z + k] -= 1
-    z[N_HAND] -= 1
+def _from_hand(s, p: int, k: int) -> None:
+    left = s.seats[p, HAND_Z + k] - 1
+    s.seats[p, HAND_Z + k] = left
+    s.seats[p, N_HAND] -= 1
+    if left == 0:
+        s.hand_bits[p] &= ~(1 << k)
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -257,7 +269,7 @@ def _draw(s, rng, p: int, n: int) -> None:
             if pick < 0:
                 z[DRAW_Z + k] -= 1
                 z[N_DRAW] = total - 1
-                _to_hand(z, k)
+                _to_hand(s, p, k)
                 break
 
 
@@ -271,6 +283,7 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
     s.money2 = 0
     s.res[:] = 0
     s.seats[:] = 0
+    s.hand_bits[:] = 0
     s.active = -1
     for p in range(n_players):
         for k in range(C.N_CARDS):
@@ -358,47 +371,41 @@ def _list_moves(s, b, n: int, n_players: int, n_pawns: int, free: bool) -> int:
     return n
 
 
+@nb.njit(cache=True, inline="always", error_model="numpy")
+def _list_bits(s, n: int, bits: int, base: int) -> int:
+    """Append ``base + k`` for each set bit ``k`` of ``bits``, in increasing order."""
+    while bits:
+        s.legal[n] = base + trailing_zeros(bits)
+        n += 1
+        bits &= bits - 1
+    return n
+
+
 @nb.njit(cache=True, error_model="numpy")
-def list_legal(s, b, n_players: int, n_pawns: int, cards, shop) -> int:
+def list_legal(s, b, n_players: int, n_pawns: int, t) -> int:
     """:func:`~..engine.legal_mask` as the list ``s.legal[:s.n_legal]`` of the set entries, in
     increasing order (each phase appends its action ranges in their order); returns the count."""
     n = 0
     p = s.player
     phase = s.phase
-    hand = s.seats[p, HAND_Z : HAND_Z + C.N_CARDS]
+    hand = s.hand_bits[p]
     if s.done:
         s.n_legal = 0
         return 0
     if phase == MOVEMENT:
-        for k in range(C.N_CARDS):
-            if hand[k] and cards[k, HASRES]:
-                s.legal[n] = k
-                n += 1
-        for k in range(C.N_CARDS):
-            if hand[k] and cards[k, SPEC]:
-                s.legal[n] = SPECIAL + k
-                n += 1
+        n = _list_bits(s, n, hand & t.res_bits, 0)
+        n = _list_bits(s, n, hand & t.special_bits, SPECIAL)
         n = _list_moves(s, b, n, n_players, n_pawns, False)
     elif phase == BUYING:
-        for k in range(C.N_CARDS):
-            if hand[k]:
-                s.legal[n] = k
-                n += 1
+        n = _list_bits(s, n, hand, 0)
         in_market = 0
         for i in range(C.N_SHOP):
             in_market += s.market[i]
         for i in range(C.N_SHOP):
-            if (
-                s.shop[i]
-                and (s.market[i] or in_market < C.MARKET_SLOTS)
-                and 2 * cards[shop[i, 0], COST] <= s.money2
-            ):
+            if s.shop[i] and (s.market[i] or in_market < C.MARKET_SLOTS) and t.cost2[i] <= s.money2:
                 s.legal[n] = SHOP + i
                 n += 1
-        for k in range(C.N_CARDS):
-            if hand[k]:
-                s.legal[n] = DISCARD + k
-                n += 1
+        n = _list_bits(s, n, hand, DISCARD)
     elif phase == TRANSMIT:
         for i in range(C.N_SHOP):
             if s.shop[i] > 0:
@@ -407,11 +414,7 @@ def list_legal(s, b, n_players: int, n_pawns: int, cards, shop) -> int:
     elif phase == NATIVE:
         n = _list_moves(s, b, n, n_players, n_pawns, True)
     else:  # REMOVING, PAY_REMOVE, PAY_DISCARD
-        base = DISCARD if phase == PAY_DISCARD else REMOVE
-        for k in range(C.N_CARDS):
-            if hand[k]:
-                s.legal[n] = base + k
-                n += 1
+        n = _list_bits(s, n, hand, DISCARD if phase == PAY_DISCARD else REMOVE)
     if phase != PAY_REMOVE and phase != PAY_DISCARD:
         s.legal[n] = PASS
         n += 1
@@ -538,7 +541,7 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
     z = s.seats[p]
     if a < SPECIAL:
         k = a
-        _from_hand(z, k)
+        _from_hand(s, p, k)
         s.stats[p, ST_USES] += 1
         if s.phase == MOVEMENT:
             _retire_active(s, False, cards)
@@ -556,7 +559,7 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
         k = a - SPECIAL
         _retire_active(s, False, cards)
         s.res[:] = 0
-        _from_hand(z, k)
+        _from_hand(s, p, k)
         s.stats[p, ST_USES] += 1
         if cards[k, SU]:
             _remove_card(s, p, k)
@@ -589,12 +592,12 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
         _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
     elif a < DISCARD:
         k = a - REMOVE
-        _from_hand(z, k)
+        _from_hand(s, p, k)
         _remove_card(s, p, k)
         _paid_one(s)
     elif a < PASS:
         k = a - DISCARD
-        _from_hand(z, k)
+        _from_hand(s, p, k)
         z[DISCARD_Z + k] += 1
         if s.phase == PAY_DISCARD:
             _paid_one(s)

@@ -73,7 +73,7 @@ def write_obs(
 ) -> None:
     """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``; ``sel``
     := that seat's five-head mask (written in the same pass); ``t``: the constants record."""
-    cards, shop, o, floats = t.cards, t.shop, t.layout, t.floats
+    o, floats = t.layout, t.floats
     me = s.player
     base = o[O_MAP]
     moved = mode != MOVER or (MOVE <= action < SHOP)
@@ -123,7 +123,7 @@ def write_obs(
     for p in range(n_players):
         if mode == FRESH or p == me or (mode == VIEWER and p == prev):
             _write_seat(row, s, p, pd + p * size + o[O_SEAT], omniscient or p == me)
-    n = list_legal(s, b, n_players, n_pawns, cards, shop)
+    n = list_legal(s, b, n_players, n_pawns, t)
     flat = o[O_FLAT]
     heads = pd + me * size + o[O_HEADS]
     fm = row[flat : flat + N_ACTIONS]
