@@ -79,13 +79,14 @@ costs cache misses), the cells its observation marked, its legal actions in incr
 (M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
 # Phases, zones, requirement kinds and stat indexes as plain ints for the kernels.
 MOVEMENT, BUYING, TRANSMIT, REMOVING, NATIVE, PAY_DISCARD, PAY_REMOVE, DONE = range(1, 9)
+DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = range(5)  # zone indexes (the JAX engine's)
 # A seat's bytes (``STATE_DTYPE["seats"]``, laid out as ``PLAYER_OBS_DTYPE``): the zones, then counts.
-DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = (PLAYER_OBS_DTYPE.fields[f][1] for f in ZONE_FIELDS)
+DRAW_AT, HAND_AT, ACTIVE_AT, PLAYED_AT, DISCARD_AT = (PLAYER_OBS_DTYPE.fields[f][1] for f in ZONE_FIELDS)
 N_HAND, N_DRAW, N_ARRIVED, N_HELD = (
     PLAYER_OBS_DTYPE.fields[f][1] for f in ("hand_size", "draw_size", "arrived", "blockades")
 )
 SEAT_BYTES = PLAYER_OBS_DTYPE.itemsize
-assert (DRAW_Z, HAND_Z) == (0, C.N_CARDS) and N_HAND == 5 * C.N_CARDS  # hidden = the first 2 zones
+assert (DRAW_AT, HAND_AT) == (0, C.N_CARDS) and N_HAND == 5 * C.N_CARDS  # hidden = the first 2 zones
 NO_REQ, COIN, REQ_DISCARD = 0, 3, 4
 ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADES, _ = range(10)
 ARRIVED = -1
@@ -206,7 +207,7 @@ def mix64(z: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, inline="always", error_model="numpy")
 def randbelow(rng: np.ndarray, n: int) -> int:
     """``Rng.randbelow`` on ``rng = [mix64(seed), counter]`` (uint64), advancing the counter."""
     nn = np.uint64(n)
@@ -221,7 +222,7 @@ def randbelow(rng: np.ndarray, n: int) -> int:
             return np.int64(x % nn)
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, inline="always", error_model="numpy")
 def seed_rng(rng: np.ndarray, seed: np.uint64) -> None:
     rng[0] = mix64(seed)
     rng[1] = np.uint64(0)
@@ -236,47 +237,50 @@ def _hand_total(s, p: int) -> int:
 @nb.njit(cache=True, inline="always", error_model="numpy")
 def _to_hand(s, p: int, k: int) -> None:
     """Card ``k`` joins seat ``p``'s hand (its count, the hand size and the hand's bit set)."""
-    s.seats[p, HAND_Z + k] += 1
+    s.seats[p, HAND_AT + k] += 1
     s.seats[p, N_HAND] += 1
     s.hand_bits[p] |= 1 << k
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
 def _from_hand(s, p: int, k: int) -> None:
-    left = s.seats[p, HAND_Z + k] - 1
-    s.seats[p, HAND_Z + k] = left
+    left = s.seats[p, HAND_AT + k] - 1
+    s.seats[p, HAND_AT + k] = left
     s.seats[p, N_HAND] -= 1
     if left == 0:
         s.hand_bits[p] &= ~(1 << k)
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _draw(s, rng, p: int, n: int) -> None:
+def _draw(s, p: int, n: int) -> None:
     z = s.seats[p]
     for _ in range(n):
         total = z[N_DRAW]
         if total == 0:
             for k in range(C.N_CARDS):
-                total += z[DISCARD_Z + k]
+                total += z[DISCARD_AT + k]
             if total == 0:
                 return
             for k in range(C.N_CARDS):
-                z[DRAW_Z + k] += z[DISCARD_Z + k]
-                z[DISCARD_Z + k] = 0
-        pick = randbelow(rng, total)
+                z[DRAW_AT + k] += z[DISCARD_AT + k]
+                z[DISCARD_AT + k] = 0
+        pick = randbelow(s.rng, total)
         for k in range(C.N_CARDS):
-            pick -= z[DRAW_Z + k]
+            pick -= z[DRAW_AT + k]
             if pick < 0:
-                z[DRAW_Z + k] -= 1
+                z[DRAW_AT + k] -= 1
                 z[N_DRAW] = total - 1
                 _to_hand(s, p, k)
                 break
 
 
 @nb.njit(cache=True, error_model="numpy")
-def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, cards, shop, nbr) -> None:
-    """:func:`~..engine.new_game` on board record ``b`` with the given play seed."""
-    seed_rng(rng, play_seed)
+def new_game(s, b, play_seed: np.uint64, c, t) -> None:
+    """:func:`~..engine.new_game` on board record ``b`` with the given play seed (``c``: the
+    :data:`CFG_DTYPE` record, ``t``: the :data:`TABLE_DTYPE` record). The kernels pass records,
+    never arrays, between functions: an array argument costs reference-count calls."""
+    n_players, n_pawns, cards, shop = c.n_players, c.n_pawns, t.cards, t.shop
+    seed_rng(s.rng, play_seed)
     s.player = 0
     s.phase = MOVEMENT
     s.pending = 0
@@ -287,7 +291,7 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
     s.active = -1
     for p in range(n_players):
         for k in range(C.N_CARDS):
-            s.seats[p, DRAW_Z + k] = cards[k, STARTER]
+            s.seats[p, DRAW_AT + k] = cards[k, STARTER]
             s.seats[p, N_DRAW] += cards[k, STARTER]
     s.removed[:] = 0
     for i in range(C.N_SHOP):
@@ -297,11 +301,11 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
     for p in range(n_players):
         for i in range(n_pawns):
             s.pawns[p, i] = b.starts[p * n_pawns + i]
-            _cache_neighbours(s, b, p, i, nbr)
+            _cache_neighbours(s, b, p, i, t)
     s.n_blockades = b.n_blockades
     s.holder[:] = -1
     for i in range(35, 0, -1):  # the cave-token shuffle of the scalar engine (draws only)
-        randbelow(rng, i + 1)
+        randbelow(s.rng, i + 1)
     s.turn = 0
     s.turns_taken[:] = 0
     s.ending = 0
@@ -310,12 +314,13 @@ def new_game(s, rng, b, play_seed: np.uint64, n_players: int, n_pawns: int, card
     s.rewards[:] = 0
     s.stats[:] = 0
     for p in range(n_players):
-        _draw(s, rng, p, C.HAND_SIZE)
+        _draw(s, p, C.HAND_SIZE)
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _cache_neighbours(s, b, p: int, pawn: int, nbr) -> None:
+def _cache_neighbours(s, b, p: int, pawn: int, t) -> None:
     """Copy the board's data on the six neighbours of pawn ``(p, pawn)``'s cell into the state."""
+    nbr = t.nbr
     cell = s.pawns[p, pawn]
     for d in range(6):
         n = nbr[cell, d]
@@ -429,16 +434,16 @@ def _remove_card(s, p: int, k: int) -> None:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _retire_active(s, used: bool, cards) -> None:
+def _retire_active(s, used: bool, t) -> None:
     p = s.player
     k = s.active
     if k >= 0:
         s.active = -1
-        s.seats[p, ACTIVE_Z + k] -= 1
-        if used and cards[k, SU]:
+        s.seats[p, ACTIVE_AT + k] -= 1
+        if used and t.cards[k, SU]:
             _remove_card(s, p, k)
         else:
-            s.seats[p, PLAYED_Z + k] += 1
+            s.seats[p, PLAYED_AT + k] += 1
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -467,15 +472,16 @@ def _arrived(s, p: int, n_pawns: int) -> bool:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _end_turn(s, rng, n_players: int, n_pawns: int, max_turns: int) -> None:
+def _end_turn(s, c) -> None:
+    n_players, n_pawns, max_turns = c.n_players, c.n_pawns, c.max_turns
     p = s.player
     z = s.seats[p]
     for k in range(C.N_CARDS):
-        z[DISCARD_Z + k] += z[ACTIVE_Z + k] + z[PLAYED_Z + k]
-        z[ACTIVE_Z + k] = 0
-        z[PLAYED_Z + k] = 0
+        z[DISCARD_AT + k] += z[ACTIVE_AT + k] + z[PLAYED_AT + k]
+        z[ACTIVE_AT + k] = 0
+        z[PLAYED_AT + k] = 0
     s.active = -1
-    _draw(s, rng, p, max(0, C.HAND_SIZE - _hand_total(s, p)))
+    _draw(s, p, max(0, C.HAND_SIZE - _hand_total(s, p)))
     s.res[:] = 0
     s.money2 = 0
     s.pending = 0
@@ -500,7 +506,7 @@ def _paid_one(s) -> None:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
+def _move(s, b, pawn: int, d: int, free: bool, c, t) -> None:
     p = s.player
     n, g, kind, amount = _target(s, b, p, pawn, d)
     s.phase = MOVEMENT
@@ -509,10 +515,10 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
         left = s.res[kind - 1] - amount
         s.res[:] = 0
         s.res[kind - 1] = left
-        _retire_active(s, used, cards)
+        _retire_active(s, used, t)
         s.stats[p, ST_MACHETE + kind - 1] += 1
     elif not free:
-        _retire_active(s, False, cards)
+        _retire_active(s, False, t)
         s.res[:] = 0
         s.phase = PAY_DISCARD if kind == REQ_DISCARD else PAY_REMOVE
         s.pending = amount
@@ -527,15 +533,16 @@ def _move(s, rng, b, pawn: int, d: int, free: bool, c, cards, nbr) -> None:
         s.seats[p, N_ARRIVED] += 1
         if _arrived(s, p, c.n_pawns):
             s.ending = 1
-            _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
+            _end_turn(s, c)
         return
     s.pawns[p, pawn] = n
-    _cache_neighbours(s, b, p, pawn, nbr)
+    _cache_neighbours(s, b, p, pawn, t)
 
 
 @nb.njit(cache=True, error_model="numpy")
-def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
-    """:func:`~..engine.step` without validation (``c``: the :data:`CFG_DTYPE` record)."""
+def apply(s, b, a: int, c, t) -> None:
+    """:func:`~..engine.step` without validation."""
+    cards, shop = t.cards, t.shop
     p = s.player
     s.stats[p, ST_STEPS] += 1
     z = s.seats[p]
@@ -544,8 +551,8 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
         _from_hand(s, p, k)
         s.stats[p, ST_USES] += 1
         if s.phase == MOVEMENT:
-            _retire_active(s, False, cards)
-            z[ACTIVE_Z + k] += 1
+            _retire_active(s, False, t)
+            z[ACTIVE_AT + k] += 1
             s.active = k
             for r in range(3):
                 s.res[r] = cards[k, M + r]
@@ -554,34 +561,34 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
             if cards[k, SU]:
                 _remove_card(s, p, k)
             else:
-                z[PLAYED_Z + k] += 1
+                z[PLAYED_AT + k] += 1
     elif a < MOVE:
         k = a - SPECIAL
-        _retire_active(s, False, cards)
+        _retire_active(s, False, t)
         s.res[:] = 0
         _from_hand(s, p, k)
         s.stats[p, ST_USES] += 1
         if cards[k, SU]:
             _remove_card(s, p, k)
         else:
-            z[PLAYED_Z + k] += 1
+            z[PLAYED_AT + k] += 1
         kind = cards[k, SPEC]
         if kind == C.SPECIAL_TRANSMIT:
             s.phase = TRANSMIT
         elif kind == C.SPECIAL_NATIVE:
             s.phase = NATIVE
         else:
-            _draw(s, rng, p, cards[k, DRAWN])
+            _draw(s, p, cards[k, DRAWN])
             if cards[k, REMOVES] and _hand_total(s, p):
                 s.phase = REMOVING
                 s.pending = cards[k, REMOVES]
     elif a < SHOP:
         m = a - MOVE
-        _move(s, rng, b, m // 6, m % 6, s.phase == NATIVE, c, cards, nbr)
+        _move(s, b, m // 6, m % 6, s.phase == NATIVE, c, t)
     elif a < REMOVE:
         i = a - SHOP
         s.shop[i] -= 1
-        z[DISCARD_Z + shop[i, 0]] += 1
+        z[DISCARD_AT + shop[i, 0]] += 1
         s.stats[p, ST_ADDED] += 1
         if s.phase == TRANSMIT:
             if s.shop[i] == 0:
@@ -589,7 +596,7 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
             s.phase = MOVEMENT
             return
         s.market[i] = s.shop[i] > 0  # a reserve card fills the free slot; an emptied stack frees it
-        _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
+        _end_turn(s, c)
     elif a < DISCARD:
         k = a - REMOVE
         _from_hand(s, p, k)
@@ -598,16 +605,16 @@ def apply(s, rng, b, a: int, c, cards, shop, nbr) -> None:
     elif a < PASS:
         k = a - DISCARD
         _from_hand(s, p, k)
-        z[DISCARD_Z + k] += 1
+        z[DISCARD_AT + k] += 1
         if s.phase == PAY_DISCARD:
             _paid_one(s)
     elif s.phase == MOVEMENT:
-        _retire_active(s, False, cards)
+        _retire_active(s, False, t)
         s.res[:] = 0
         s.money2 = 0
         s.phase = BUYING
     elif s.phase == BUYING:
-        _end_turn(s, rng, c.n_players, c.n_pawns, c.max_turns)
+        _end_turn(s, c)
     else:
         s.pending = 0
         s.phase = MOVEMENT

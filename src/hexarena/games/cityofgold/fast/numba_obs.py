@@ -19,7 +19,7 @@ from hexarena.games.cityofgold.board import N_CELLS
 from hexarena.games.cityofgold.fast.numba_engine import (
     ARRIVED,
     BUYING,
-    HAND_Z,
+    HAND_AT,
     O_BLK,
     O_FLAT,
     O_GUARD,
@@ -43,36 +43,26 @@ MASK_BYTES = MASK_DTYPE.itemsize
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _write_seat(row, s, p: int, at: int, visible: bool) -> None:
+def _write_seat(dst, s, p: int, at: int, visible: bool) -> None:
     """Seat ``p``'s zones and counts (the state keeps them in observation layout), its draw pile
     and hand (the first two zones) zeroed unless ``visible``. The loops run over views indexed
     from 0 with constant bounds, so they compile to block copies."""
-    dst = row[at : at + SEAT_BYTES]
+    out = dst.b[at : at + SEAT_BYTES]
     src = s.seats[p]
     for k in range(SEAT_BYTES):
-        dst[k] = src[k]
+        out[k] = src[k]
     if not visible:
-        for k in range(2 * HAND_Z):
-            dst[k] = 0
+        for k in range(2 * HAND_AT):
+            out[k] = 0
 
 
 @nb.njit(cache=True, error_model="numpy")
-def write_obs(
-    row,
-    sel,
-    s,
-    b,
-    marked,
-    mode: int,
-    prev: int,
-    action: int,
-    n_players: int,
-    n_pawns: int,
-    omniscient: bool,
-    t,
-) -> None:
-    """Record ``row`` := the observation of the seat to act of game ``s`` on board ``b``; ``sel``
-    := that seat's five-head mask (written in the same pass); ``t``: the constants record."""
+def write_obs(dst, q, s, b, mode: int, prev: int, action: int, c, t) -> None:
+    """Row ``dst.b`` := the observation of the seat to act of game ``s`` on board ``b``; ``q.b`` :=
+    that seat's five-head mask (written in the same pass); ``c``, ``t``: the settings and
+    constants records. Records, not arrays, are passed: an array argument costs reference counts."""
+    row, sel, marked = dst.b, q.b, s.marked
+    n_players, n_pawns, omniscient = c.n_players, c.n_pawns, c.omniscient
     o, floats = t.layout, t.floats
     me = s.player
     base = o[O_MAP]
@@ -122,7 +112,7 @@ def write_obs(
         row[at : at + MASK_BYTES] = 0
     for p in range(n_players):
         if mode == FRESH or p == me or (mode == VIEWER and p == prev):
-            _write_seat(row, s, p, pd + p * size + o[O_SEAT], omniscient or p == me)
+            _write_seat(dst, s, p, pd + p * size + o[O_SEAT], omniscient or p == me)
     n = list_legal(s, b, n_players, n_pawns, t)
     flat = o[O_FLAT]
     heads = pd + me * size + o[O_HEADS]

@@ -78,11 +78,9 @@ def _start(i: int, k: int, st, boards, obs, sel, c, t) -> None:
         seed = mix64(seed ^ np.uint64(u))
     s.board = j
     s.episode = k
-    new_game(s, s.rng, boards[j], seed, c.n_players, c.n_pawns, t.cards, t.shop, t.nbr)
+    new_game(s, boards[j], seed, c, t)
     s.viewer = s.player
-    write_obs(
-        obs[i].b, sel[i].b, s, boards[j], s.marked, FRESH, 0, 0, c.n_players, c.n_pawns, c.omniscient, t
-    )
+    write_obs(obs[i], sel[i], s, boards[j], FRESH, 0, 0, c, t)
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -110,11 +108,12 @@ def _pick(mask, rng) -> int:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _pick_listed(s, rng) -> int:
-    """:func:`_pick` on the mask of game ``s`` as its observation wrote it (from its legal list)."""
+def _pick_listed(s, g) -> int:
+    """:func:`_pick` with generator record ``g`` on the mask of game ``s`` as its observation
+    wrote it (from its legal list)."""
     if s.n_legal == 0:
         return N_ACTIONS - 1
-    return s.legal[randbelow(rng, s.n_legal)]
+    return s.legal[randbelow(g.rng, s.n_legal)]
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -123,8 +122,7 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int
     ``sampler`` has a row per env). Returns how many envs finished or refused their action (the
     host has work to do only then)."""
     c, t = cfg[0], tab[0]
-    n_players, n_pawns, omni = c.n_players, c.n_pawns, c.omniscient
-    cards, shop, nbr = t.cards, t.shop, t.nbr
+    n_players = c.n_players
     flat = t.layout[O_FLAT]
     fused = sampler.shape[0] > 0
     events = 0
@@ -135,24 +133,22 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int
         out.truncated = 0
         out.invalid = 0
         if fused:
-            actions[i] = _pick_listed(st[i], sampler[i].rng)
+            actions[i] = _pick_listed(st[i], sampler[i])
         a = actions[i]
         if c.validate and not (0 <= a < N_ACTIONS and obs[i].b[flat + a]):
             out.invalid = 1
             events += 1
             continue
         s = st[i]
-        apply(s, s.rng, boards[s.board], a, c, cards, shop, nbr)
+        apply(s, boards[s.board], a, c, t)
         if s.done:
             events += 1
             out.done = 1
             out.truncated = s.truncated
             for p in range(n_players):
                 out.rewards[p] = s.rewards[p]
-            scratch, scratch_sel = np.empty(8, np.int16), np.empty(MASK_BYTES, np.uint8)
-            write_obs(
-                final[i].b, scratch_sel, s, boards[s.board], scratch, FRESH, 0, 0, n_players, n_pawns, omni, t
-            )
+            # its marked cells and selected mask are scratch here: the next game rewrites both
+            write_obs(final[i], sel[i], s, boards[s.board], FRESH, 0, 0, c, t)
             s.term[0] = s.turn
             s.term[1] = s.truncated
             s.term[2] = n_players
@@ -164,9 +160,7 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int
             mode = MOVER if s.player == s.viewer else VIEWER
             prev = s.viewer
             s.viewer = s.player
-            write_obs(
-                obs[i].b, sel[i].b, s, boards[s.board], s.marked, mode, prev, a, n_players, n_pawns, omni, t
-            )
+            write_obs(obs[i], sel[i], s, boards[s.board], mode, prev, a, c, t)
         out.agent = s.player
     return events
 
