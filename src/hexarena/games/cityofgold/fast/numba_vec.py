@@ -183,9 +183,11 @@ def _voidptr(typingctx, address):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def step_by_address(ptr) -> int:
-    """:func:`step_all` with a fused draw, its arrays given as one vector of addresses: one plain
-    argument (structured arrays cost the dispatcher a slow type lookup each). -1: stale cache."""
+def step_by_address(address: int) -> int:
+    """:func:`step_all` with a fused draw, its arrays given as a vector of their addresses at
+    ``address``: one integer argument (structured arrays cost the dispatcher a slow type lookup
+    each, and any array an entry-point check). -1: stale cache."""
+    ptr = nb.carray(_voidptr(address), P_CHECK + 1, np.uint64)
     if ptr[P_CHECK] != LAYOUT_CHECK:
         return -1
     n = ptr[P_N]
@@ -356,6 +358,12 @@ class CpuVecSampler(VecSampler):
         return self.actions
 
 
+def _compiled_step() -> Any:
+    """The compiled :func:`step_by_address` for a uint64 address, called without the
+    dispatcher's type resolution (half of the cost of one call from Python)."""
+    return step_by_address.compile((types.uint64,))
+
+
 class CpuRunner(Runner):
     """:class:`..vec.Runner` for the cpu backend: ``sample()`` is deferred into the next
     ``step_sync()``, so each step is one kernel call (as 0.0.3's threaded ``sample()`` is
@@ -367,7 +375,9 @@ class CpuRunner(Runner):
         self._cpu = (envs, samplers) if fused else None
         self._pending = False
         self._addresses = np.zeros(0, np.uint64)
+        self._address = 0
         self._generation = -1
+        self._kernel = _compiled_step() if fused else None
 
     def sample(self) -> None:
         if self._cpu is not None:
@@ -383,8 +393,9 @@ class CpuRunner(Runner):
         envs, samplers = self._cpu
         if self._generation != envs.generation:
             self._addresses = envs.addresses(samplers.actions, samplers.rng_state)
+            self._address = self._addresses.ctypes.data
             self._generation = envs.generation
-        events = step_by_address(self._addresses)
+        events = self._kernel(self._address)
         if events:
             if events < 0:
                 raise RuntimeError("stale numba cache of cityofgold.fast: delete its __pycache__")
