@@ -6,20 +6,28 @@ stepped sequentially from Python one env-step at a time (``sample`` + ``step`` p
 sides). Env-steps per second are summed over the envs, per wall-clock second and per CPU second
 of the stepping thread (both sides are single-threaded, so CPU time is the fairer measure on a
 machine shared with other work). Runs alternate between the two packages and the median of
-``--repeats`` runs is reported; the load average is printed.
+``--repeats`` runs is reported; the load average is printed. ``--workers W`` (W > 1) steps
+hexarena's envs in W runs on numba's threads and 0.0.3's with W worker threads (then only the
+wall-clock figure means anything).
 
     python benchmarks/cityofgold_fast_bench.py                       # CPU: 16 and 256 envs
+    python benchmarks/cityofgold_fast_bench.py --workers 2 --envs 256,1024
     python benchmarks/cityofgold_fast_bench.py --jax 1024,4096        # also the JAX backend
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
 SETTING = {"n_players": 4, "n_pieces": 3, "max_turns": 1000}
 
 
@@ -35,11 +43,11 @@ def timed(run_batch: Callable[[], int], seconds: float) -> tuple[float, float]:
     return steps / (time.perf_counter() - start), steps / (time.thread_time() - cpu)
 
 
-def hexarena_cpu(n: int, seconds: float) -> tuple[float, float]:
+def hexarena_cpu(n: int, seconds: float, workers: int = 1) -> tuple[float, float]:
     from hexarena.games.cityofgold import get_runner, get_vec_env, get_vec_sampler
 
     envs, samplers = get_vec_env(n, "cpu")(validate=False), get_vec_sampler(n, "cpu")(0)
-    runner = get_runner(n, "cpu")(envs, samplers, 1)
+    runner = get_runner(n, "cpu")(envs, samplers, workers)
     envs.reset(0, SETTING["n_players"], SETTING["n_pieces"], "easy", SETTING["max_turns"], False)
 
     def batch() -> int:
@@ -74,19 +82,36 @@ def package(n: int, seconds: float, threads: int = 1) -> tuple[float, float] | N
             step()
         return 100 * n
 
-    return timed(batch, seconds)
+    rates = timed(batch, seconds)
+    if threads > 1:
+        runner.sleep()  # release the busy-waiting workers before the runner goes
+    return rates
 
 
-def compare_cpu(sizes: list[int], seconds: float, repeats: int) -> None:
-    print(f"load average before: {os.getloadavg()}, cpus: {os.cpu_count()}")
+def package_isolated(n: int, seconds: float, threads: int) -> tuple[float, float] | None:
+    """:func:`package` in a child process: 0.0.3's worker threads corrupt its heap when a second
+    threaded runner is made in the same process (seen here: "corrupted size vs. prev_size")."""
+    code = "import json; from benchmarks.cityofgold_fast_bench import package; "
+    code += f"print(json.dumps(package({n}, {seconds}, {threads})))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        why = f"signal {-done.returncode}" if done.returncode < 0 else done.stderr.strip().splitlines()[-1]
+        print(f"  city-of-gold 0.0.3, {n} envs, {threads} threads: failed ({why})")
+        return None
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    return None if got is None else (got[0], got[1])
+
+
+def compare_cpu(sizes: list[int], seconds: float, repeats: int, workers: int = 1) -> None:
+    print(f"load average before: {os.getloadavg()}, cpus: {os.cpu_count()}, workers: {workers}")
     for n in sizes:
         ours, theirs = [], []
         for _ in range(repeats):
-            ours.append(hexarena_cpu(n, seconds))
-            got = package(n, seconds)
+            ours.append(hexarena_cpu(n, seconds, workers))
+            got = package(n, seconds) if workers == 1 else package_isolated(n, seconds, workers)
             if got is not None:
                 theirs.append(got)
-        for label, pick in (("wall", 0), ("cpu ", 1)):
+        for label, pick in (("wall", 0), ("cpu ", 1))[: 1 if workers > 1 else 2]:
             a = statistics.median(r[pick] for r in ours)
             line = f"n={n:4d} {label} hexarena cpu (numba): {a:12,.0f} env-steps/s"
             if theirs:
@@ -103,11 +128,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--envs", default="16,256", help="comma-separated CPU batch sizes")
+    parser.add_argument("--workers", type=int, default=1, help="threads on both sides (1: sequential)")
     parser.add_argument("--jax", default="", help="comma-separated JAX batch sizes (empty: skip)")
     parser.add_argument("--jax-steps", type=int, default=100, help="steps per jitted lax.scan rollout")
     args = parser.parse_args(argv or [])
     print(f"setting: {SETTING}, EASY, uniform random legal actions, sequential stepping")
-    compare_cpu([int(n) for n in args.envs.split(",") if n], args.seconds, args.repeats)
+    compare_cpu([int(n) for n in args.envs.split(",") if n], args.seconds, args.repeats, args.workers)
     if args.jax:
         from benchmarks.cityofgold_jax_bench import _cache, report_jax
 
@@ -116,6 +142,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])

@@ -107,14 +107,17 @@ def test_five_head_actions_on_the_cpu_backend():
         assert not ref.invalid.any()
 
 
-def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner():
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner(workers):
+    """One fused kernel call per step, on one thread or cut into ``workers`` runs of envs."""
     n = 5
     runs = []
-    for backend in ("python", "cpu"):
+    for backend, w in (("python", 1), ("cpu", workers)):
         envs, samplers = get_vec_env(n, backend)(), get_vec_sampler(n, backend)(4)
-        runner = get_runner(n, backend)(envs, samplers, 1)
+        runner = get_runner(n, backend)(envs, samplers, w)
         envs.reset(4, 3, 2, "easy", 30, False)
         runs.append((envs, samplers, runner))
+    finished = 0
     for t in range(300):
         for _, _, runner in runs:
             runner.sample()
@@ -123,6 +126,9 @@ def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner():
         assert np.array_equal(ref_s.get_actions(), fast_s.get_actions()), t
         assert first_difference(ref.observations, fast.observations) is None, t
         assert np.array_equal(ref.dones, fast.dones) and np.array_equal(ref.rewards, fast.rewards)
+        assert [str(e) for e in ref.infos[ref.dones]] == [str(e) for e in fast.infos[fast.dones]], t
+        finished += int(fast.dones.sum())
+    assert finished >= n  # every env auto-reset at least once on average
 
 
 def test_heads_to_flat_batch_matches_scalar_conversion():

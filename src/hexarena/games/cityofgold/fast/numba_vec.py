@@ -67,11 +67,12 @@ IO_DTYPE = np.dtype(
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _start(i: int, k: int, st, boards, obs, sel, c, t) -> None:
-    """Env ``i``'s ``k``-th game from the pool schedule (see :mod:`.boards`), freshly observed."""
+def _start(i: int, env: int, k: int, st, boards, obs, sel, c, t) -> None:
+    """Row ``i``'s (env ``env``'s) ``k``-th game from the pool schedule (see :mod:`.boards`),
+    freshly observed."""
     s = st[i]
     size = c.pool
-    u = np.int64(i) + np.int64(k) * STRIDE
+    u = np.int64(env) + np.int64(k) * STRIDE
     j = u % size
     seed = boards[j].play_seed
     if u >= size:
@@ -86,7 +87,7 @@ def _start(i: int, k: int, st, boards, obs, sel, c, t) -> None:
 @nb.njit(cache=True, error_model="numpy")
 def start_all(st, boards, obs, sel, io, cfg, tab) -> None:
     for i in range(st.shape[0]):
-        _start(i, 0, st, boards, obs, sel, cfg[0], tab[0])
+        _start(i, i, 0, st, boards, obs, sel, cfg[0], tab[0])
         io[i].agent = st[i].player
 
 
@@ -117,10 +118,11 @@ def _pick_listed(s, g) -> int:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int:
+def step_all(first: int, st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int:
     """One action per env (first drawn into ``actions`` with the sampler's generators when
-    ``sampler`` has a row per env). Returns how many envs finished or refused their action (the
-    host has work to do only then)."""
+    ``sampler`` has a row per env); the arrays may be a run of the batch that starts at env
+    ``first`` (for the episode schedule). Returns how many envs finished or refused their action
+    (the host has work to do only then)."""
     c, t = cfg[0], tab[0]
     n_players = c.n_players
     flat = t.layout[O_FLAT]
@@ -155,7 +157,7 @@ def step_all(st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int
             for p in range(4):
                 for col in range(len(STAT_NAMES)):
                     s.term[3 + p * len(STAT_NAMES) + col] = s.stats[p, col]
-            _start(i, s.episode + 1, st, boards, obs, sel, c, t)
+            _start(i, first + i, s.episode + 1, st, boards, obs, sel, c, t)
         else:
             mode = MOVER if s.player == s.viewer else VIEWER
             prev = s.viewer
@@ -183,26 +185,49 @@ def _voidptr(typingctx, address):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def step_by_address(address: int) -> int:
-    """:func:`step_all` with a fused draw, its arrays given as a vector of their addresses at
-    ``address``: one integer argument (structured arrays cost the dispatcher a slow type lookup
-    each, and any array an entry-point check). -1: stale cache."""
+def _step_range(address: int, lo: int, hi: int) -> int:
+    """:func:`step_all` with a fused draw on envs ``lo .. hi - 1``, the arrays rebuilt from the
+    address vector at ``address``."""
     ptr = nb.carray(_voidptr(address), P_CHECK + 1, np.uint64)
-    if ptr[P_CHECK] != LAYOUT_CHECK:
-        return -1
     n = ptr[P_N]
     return step_all(
-        nb.carray(_voidptr(ptr[P_STATE]), n, STATE_DTYPE),
+        lo,
+        nb.carray(_voidptr(ptr[P_STATE]), n, STATE_DTYPE)[lo:hi],
         nb.carray(_voidptr(ptr[P_BOARDS]), ptr[P_POOL], BOARD_DTYPE),
-        nb.carray(_voidptr(ptr[P_OBS]), n, ROW_DTYPE),
-        nb.carray(_voidptr(ptr[P_FINAL]), n, ROW_DTYPE),
-        nb.carray(_voidptr(ptr[P_SEL]), n, SEL_DTYPE),
-        nb.carray(_voidptr(ptr[P_IO]), n, IO_DTYPE),
-        nb.carray(_voidptr(ptr[P_ACTIONS]), n, np.int32),
-        nb.carray(_voidptr(ptr[P_RNG]), n, RNG_DTYPE),
+        nb.carray(_voidptr(ptr[P_OBS]), n, ROW_DTYPE)[lo:hi],
+        nb.carray(_voidptr(ptr[P_FINAL]), n, ROW_DTYPE)[lo:hi],
+        nb.carray(_voidptr(ptr[P_SEL]), n, SEL_DTYPE)[lo:hi],
+        nb.carray(_voidptr(ptr[P_IO]), n, IO_DTYPE)[lo:hi],
+        nb.carray(_voidptr(ptr[P_ACTIONS]), n, np.int32)[lo:hi],
+        nb.carray(_voidptr(ptr[P_RNG]), n, RNG_DTYPE)[lo:hi],
         nb.carray(_voidptr(ptr[P_CFG]), 1, CFG_DTYPE),
         nb.carray(_voidptr(ptr[P_TABLES]), 1, TABLE_DTYPE),
     )
+
+
+@nb.njit(cache=True, error_model="numpy")
+def step_by_address(address: int) -> int:
+    """:func:`step_all` with a fused draw on every env, its arrays given as a vector of their
+    addresses at ``address``: one integer argument (structured arrays cost the dispatcher a slow
+    type lookup each, and any array an entry-point check). -1: stale cache."""
+    ptr = nb.carray(_voidptr(address), P_CHECK + 1, np.uint64)
+    if ptr[P_CHECK] != LAYOUT_CHECK:
+        return -1
+    return _step_range(address, 0, ptr[P_N])
+
+
+@nb.njit(cache=True, parallel=True, error_model="numpy")
+def step_parallel(address: int, chunks: int) -> int:
+    """:func:`step_by_address` on numba's threads, the envs cut into ``chunks`` consecutive runs
+    (an env's game and generator live in its own records, so the result is the same)."""
+    ptr = nb.carray(_voidptr(address), P_CHECK + 1, np.uint64)
+    if ptr[P_CHECK] != LAYOUT_CHECK:
+        return -1
+    n = np.int64(ptr[P_N])
+    events = 0
+    for w in nb.prange(chunks):
+        events += _step_range(address, n * w // chunks, n * (w + 1) // chunks)
+    return events
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -307,6 +332,7 @@ class CpuVecEnv(VecEnv):
         if self.boards is None:
             raise RuntimeError("call reset() before step()")
         events = step_all(
+            0,
             self.state,
             self.boards,
             self._raw,
@@ -358,16 +384,28 @@ class CpuVecSampler(VecSampler):
         return self.actions
 
 
-def _compiled_step() -> Any:
-    """The compiled :func:`step_by_address` for a uint64 address, called without the
-    dispatcher's type resolution (half of the cost of one call from Python)."""
-    return step_by_address.compile((types.uint64,))
+def _compiled_step(workers: int) -> Any:
+    """The compiled kernel of one fused step from its address vector, called without the
+    dispatcher's type resolution (half of the cost of one call from Python): sequential with one
+    worker, else :func:`step_parallel` on up to ``workers`` threads."""
+    if workers <= 1:
+        return step_by_address.compile((types.uint64,))
+    kernel = step_parallel.compile((types.uint64, types.int64))
+    threads = min(workers, nb.config.NUMBA_NUM_THREADS)
+
+    def step(address: int) -> int:
+        nb.set_num_threads(threads)  # per call: the setting belongs to the calling thread
+        return kernel(address, workers)
+
+    return step
 
 
 class CpuRunner(Runner):
     """:class:`..vec.Runner` for the cpu backend: ``sample()`` is deferred into the next
     ``step_sync()``, so each step is one kernel call (as 0.0.3's threaded ``sample()`` is
-    asynchronous, ``get_actions()`` holds the drawn actions once ``step_sync()`` returns)."""
+    asynchronous, ``get_actions()`` holds the drawn actions once ``step_sync()`` returns).
+    With ``workers > 1`` the envs are stepped in that many consecutive runs on numba's threads
+    (at most ``NUMBA_NUM_THREADS``); the games are the same as with one."""
 
     def __init__(self, envs: VecEnv, samplers: VecSampler, workers: int = 1) -> None:
         super().__init__(envs, samplers, workers)
@@ -377,7 +415,7 @@ class CpuRunner(Runner):
         self._addresses = np.zeros(0, np.uint64)
         self._address = 0
         self._generation = -1
-        self._kernel = _compiled_step() if fused else None
+        self._kernel = _compiled_step(workers) if fused else None
 
     def sample(self) -> None:
         if self._cpu is not None:
