@@ -201,7 +201,8 @@ class VecSampler:
 
 
 class Runner:
-    """Samples and steps the envs, sequentially (``workers`` is accepted for compatibility)."""
+    """Samples and steps the envs, sequentially here (``workers`` is accepted for compatibility;
+    the cpu backend's runner steps its envs on that many threads)."""
 
     n: ClassVar[int] = 0
 
