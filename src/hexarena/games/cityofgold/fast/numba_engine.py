@@ -144,18 +144,12 @@ def layout() -> np.ndarray:
     return o
 
 
-def float_bytes() -> np.ndarray:
-    """uint8 [4160, 4]: the float32 bytes of ``(v - 64) / 2`` for ``v`` in 0..4159."""
-    return (np.arange(-64, 4096, dtype=np.float32) / 2).view(np.uint8).reshape(-1, 4)
-
-
 TABLE_DTYPE = np.dtype(
     [
         ("cards", np.int64, (C.N_CARDS, 11)),
         ("shop", np.int64, (C.N_SHOP, 3)),
         ("nbr", np.int16, (len(NEIGHBORS), 6)),
         ("layout", np.int64, (O_LEN,)),
-        ("floats", np.uint8, (4160, 4)),
         ("head_pos", np.int16, (N_ACTIONS,)),
         ("cost2", np.int64, (C.N_SHOP,)),  # twice the price of each shop stack's card
         ("res_bits", np.int64),  # bit k: card k gives movement resources
@@ -175,7 +169,7 @@ def make_tables() -> np.ndarray:
     """The one-record :data:`TABLE_DTYPE` array of constants."""
     t = np.zeros(1, TABLE_DTYPE)
     t["cards"], t["shop"], t["nbr"] = card_table(), shop_table(), np.array(NEIGHBORS, np.int16)
-    t["layout"], t["floats"], t["head_pos"] = layout(), float_bytes(), head_positions()
+    t["layout"], t["head_pos"] = layout(), head_positions()
     t["cost2"] = 2 * np.array([C.COST[k] for k in C.SHOP_CARDS])
     t["res_bits"] = sum(1 << k for k in range(C.N_CARDS) if C.HAS_RESOURCES[k])
     t["special_bits"] = sum(1 << k for k in range(C.N_CARDS) if C.SPECIAL[k])
@@ -345,17 +339,19 @@ def _target(s, b, p: int, pawn: int, d: int):
     return n, -1, adj[ADJ_KIND], adj[ADJ_AMOUNT]
 
 
-@nb.njit(cache=True, error_model="numpy")
-def _occupied(s, n_players: int, cell: int) -> bool:
-    for p in range(n_players):
+@nb.njit(cache=True, inline="always", error_model="numpy")
+def _occupied(s, cell: int) -> bool:
+    """Whether a pawn stands on ``cell`` (>= 0): every slot is compared, without branches (the
+    unused and arrived ones hold ``ARRIVED``)."""
+    hit = False
+    for p in range(4):
         for i in range(2):
-            if s.pawns[p, i] == cell:
-                return True
-    return False
+            hit |= s.pawns[p, i] == cell
+    return hit
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _list_moves(s, b, n: int, n_players: int, n_pawns: int, free: bool) -> int:
+def _list_moves(s, b, n: int, n_pawns: int, free: bool) -> int:
     p = s.player
     for pawn in range(n_pawns):
         cell = s.pawns[p, pawn]
@@ -363,7 +359,7 @@ def _list_moves(s, b, n: int, n_players: int, n_pawns: int, free: bool) -> int:
             continue
         for d in range(6):
             to, g, kind, amount = _target(s, b, p, pawn, d)
-            if kind == NO_REQ or (g < 0 and _occupied(s, n_players, to)):
+            if kind == NO_REQ or (g < 0 and _occupied(s, to)):
                 continue
             if not free:
                 if kind <= COIN:
@@ -387,7 +383,7 @@ def _list_bits(s, n: int, bits: int, base: int) -> int:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def list_legal(s, b, n_players: int, n_pawns: int, t) -> int:
+def list_legal(s, b, n_pawns: int, t) -> int:
     """:func:`~..engine.legal_mask` as the list ``s.legal[:s.n_legal]`` of the set entries, in
     increasing order (each phase appends its action ranges in their order); returns the count."""
     n = 0
@@ -400,16 +396,18 @@ def list_legal(s, b, n_players: int, n_pawns: int, t) -> int:
     if phase == MOVEMENT:
         n = _list_bits(s, n, hand & t.res_bits, 0)
         n = _list_bits(s, n, hand & t.special_bits, SPECIAL)
-        n = _list_moves(s, b, n, n_players, n_pawns, False)
+        n = _list_moves(s, b, n, n_pawns, False)
     elif phase == BUYING:
         n = _list_bits(s, n, hand, 0)
         in_market = 0
         for i in range(C.N_SHOP):
             in_market += s.market[i]
+        slot_free = in_market < C.MARKET_SLOTS
+        can_buy = 0  # bit i: stack i can be bought (computed without branches, then listed)
         for i in range(C.N_SHOP):
-            if s.shop[i] and (s.market[i] or in_market < C.MARKET_SLOTS) and t.cost2[i] <= s.money2:
-                s.legal[n] = SHOP + i
-                n += 1
+            ok = (s.shop[i] > 0) & ((s.market[i] != 0) | slot_free) & (t.cost2[i] <= s.money2)
+            can_buy |= np.int64(ok) << i
+        n = _list_bits(s, n, can_buy, SHOP)
         n = _list_bits(s, n, hand, DISCARD)
     elif phase == TRANSMIT:
         for i in range(C.N_SHOP):
@@ -417,7 +415,7 @@ def list_legal(s, b, n_players: int, n_pawns: int, t) -> int:
                 s.legal[n] = SHOP + i
                 n += 1
     elif phase == NATIVE:
-        n = _list_moves(s, b, n, n_players, n_pawns, True)
+        n = _list_moves(s, b, n, n_pawns, True)
     else:  # REMOVING, PAY_REMOVE, PAY_DISCARD
         n = _list_bits(s, n, hand, DISCARD if phase == PAY_DISCARD else REMOVE)
     if phase != PAY_REMOVE and phase != PAY_DISCARD:

@@ -12,6 +12,10 @@ change, so ``VIEWER`` redraws those two. Each gives the bytes a fresh scalar wri
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import MOVE, N_ACTIONS, REMOVE, SHOP
@@ -39,6 +43,18 @@ from hexarena.games.cityofgold.fast.numba_engine import (
 from hexarena.games.cityofgold.observe import MASK_DTYPE
 
 MOVER, VIEWER, FRESH = 0, 1, 2
+
+
+@intrinsic
+def _float_bits(typingctx, value):
+    """The IEEE bits of a float32 as a uint32 (written out little-endian, as numpy stores it)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(32))
+
+    return types.uint32(types.float32), codegen
+
+
 MASK_BYTES = MASK_DTYPE.itemsize
 
 
@@ -63,7 +79,7 @@ def write_obs(dst, q, s, b, mode: int, prev: int, action: int, c, t) -> None:
     constants records. Records, not arrays, are passed: an array argument costs reference counts."""
     row, sel, marked = dst.b, q.b, s.marked
     n_players, n_pawns, omniscient = c.n_players, c.n_pawns, c.omniscient
-    o, floats = t.layout, t.floats
+    o = t.layout
     me = s.player
     base = o[O_MAP]
     moved = mode != MOVER or (MOVE <= action < SHOP)
@@ -94,8 +110,9 @@ def write_obs(dst, q, s, b, mode: int, prev: int, action: int, c, t) -> None:
         v2 = 2 * s.res[r]
         if s.phase == BUYING:
             v2 = s.money2 if r == 2 else 0
+        bits = _float_bits(np.float32(v2) * np.float32(0.5))
         for k in range(4):
-            row[res + 4 * r + k] = floats[v2 + 64, k]
+            row[res + 4 * r + k] = (bits >> (8 * k)) & 0xFF
     for i in range(C.N_SHOP if shopped else 0):
         row[o[O_SHOP] + i] = s.shop[i]
         row[o[O_MARKET] + i] = s.market[i]
@@ -113,7 +130,7 @@ def write_obs(dst, q, s, b, mode: int, prev: int, action: int, c, t) -> None:
     for p in range(n_players):
         if mode == FRESH or p == me or (mode == VIEWER and p == prev):
             _write_seat(dst, s, p, pd + p * size + o[O_SEAT], omniscient or p == me)
-    n = list_legal(s, b, n_players, n_pawns, t)
+    n = list_legal(s, b, n_pawns, t)
     flat = o[O_FLAT]
     heads = pd + me * size + o[O_HEADS]
     fm = row[flat : flat + N_ACTIONS]
