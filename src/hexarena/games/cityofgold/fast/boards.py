@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.core.rng import _mix64
-from hexarena.games.cityofgold.board import N_CELLS, Course, Difficulty, generate_course
+from hexarena.games.cityofgold.board import N_CELLS, NEIGHBORS, Course, Difficulty, generate_course
 from hexarena.games.cityofgold.engine import Game, new_game, play_seed_of
 from hexarena.games.cityofgold.observe import static_layers
 
@@ -29,21 +29,32 @@ MAX_STARTS = 8
 MAX_BLOCKADES = 6
 MAX_POOL = 1024
 
+_FIELDS = [
+    ("exits", np.uint16, (N_CELLS, 8)),  # see ``exits``: 16 bytes per cell, so one cache line
+    ("req_kind", np.int8, (N_CELLS,)),
+    ("req_amount", np.int8, (N_CELLS,)),
+    ("finish", np.uint8, (N_CELLS,)),
+    ("gate", np.int8, (N_CELLS, 6)),  # blockade index guarding the move (cell, direction), or -1
+    ("starts", np.int16, (MAX_STARTS,)),
+    ("blk_kind", np.int8, (MAX_BLOCKADES,)),
+    ("blk_amount", np.int8, (MAX_BLOCKADES,)),
+    ("n_blockades", np.int8),
+    ("static_map", np.uint8, (N_CELLS * 7,)),  # observation map, channels 1-6 (channel 0 is zero)
+    ("guard", np.uint8, (N_CELLS,)),  # the observation's blockade map
+    ("play_seed", np.uint64),
+]
 BOARD_DTYPE = np.dtype(
-    [
-        ("req_kind", np.int8, (N_CELLS,)),
-        ("req_amount", np.int8, (N_CELLS,)),
-        ("finish", np.uint8, (N_CELLS,)),
-        ("gate", np.int8, (N_CELLS, 6)),  # blockade index guarding the move (cell, direction), or -1
-        ("starts", np.int16, (MAX_STARTS,)),
-        ("blk_kind", np.int8, (MAX_BLOCKADES,)),
-        ("blk_amount", np.int8, (MAX_BLOCKADES,)),
-        ("n_blockades", np.int8),
-        ("static_map", np.uint8, (N_CELLS * 7,)),  # observation map, channels 1-6 (channel 0 is zero)
-        ("guard", np.uint8, (N_CELLS,)),  # the observation's blockade map
-        ("play_seed", np.uint64),
-    ]
+    {
+        "names": [f[0] for f in _FIELDS],
+        "formats": [(f[1], f[2]) if len(f) > 2 else f[1] for f in _FIELDS],
+        "itemsize": -(-np.dtype(_FIELDS).itemsize // 64) * 64,  # records start on cache lines
+    }
 )
+EXIT_FINISH, EXIT_GATE = 1 << 7, 8
+"""An exit (cell, direction) of ``BOARD_DTYPE["exits"]``: the neighbour's requirement kind (bits
+0-2; 0 if there is no neighbour or it cannot be entered), its amount (bits 3-6), whether it is a
+finish (bit 7), and 1 + the blockade guarding the move, or 0 (bits 8-11). The CPU engine reads a
+moved pawn's six exits from one line instead of four arrays of a 39 KB record."""
 
 
 def default_pool_size(n_envs: int) -> int:
@@ -109,6 +120,20 @@ class BoardPool:
         return out
 
 
+def exits(kind: np.ndarray, amount: np.ndarray, finish: np.ndarray, gate: np.ndarray) -> np.ndarray:
+    """The packed exits of every cell (uint16 [N_CELLS, 8], directions 6 and 7 unused)."""
+    if amount.max() >= 16 or gate.max() >= 15:
+        raise ValueError("a requirement amount or blockade index does not fit an exit's bits")
+    nbr = np.array(NEIGHBORS, np.int64)
+    there = nbr >= 0
+    n = np.where(there, nbr, 0)
+    packed = kind[n] | amount[n].astype(np.int64) << 3 | finish[n].astype(np.int64) << 7
+    packed |= (gate.astype(np.int64) + 1) << EXIT_GATE
+    out = np.zeros((N_CELLS, 8), np.uint16)
+    out[:, :6] = np.where(there, packed, 0)
+    return out
+
+
 def encode(course: Course, rec: np.ndarray, play_seed: int) -> None:
     """Write one course into a length-1 ``BOARD_DTYPE`` array."""
     r = rec[0]
@@ -119,6 +144,7 @@ def encode(course: Course, rec: np.ndarray, play_seed: int) -> None:
     for cell, d, b in course.gates:
         gate[cell, d] = b
     r["gate"] = gate
+    r["exits"] = exits(r["req_kind"], r["req_amount"], r["finish"], gate)
     starts = np.full(MAX_STARTS, -1, np.int16)
     starts[: len(course.starts)] = course.starts
     r["starts"] = starts

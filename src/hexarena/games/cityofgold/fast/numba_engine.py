@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, REMOVE, SHOP, SPECIAL
 from hexarena.games.cityofgold.board import NEIGHBORS
 from hexarena.games.cityofgold.engine import STAT_NAMES
+from hexarena.games.cityofgold.fast.boards import EXIT_FINISH, EXIT_GATE
 from hexarena.games.cityofgold.observe import (
     MASK_DTYPE,
     OBS_DTYPE,
@@ -58,7 +62,7 @@ STATE_DTYPE = np.dtype(
         ("market", np.int8, (C.N_SHOP,)),
         ("seats", np.uint8, (4, PLAYER_OBS_DTYPE.itemsize)),  # zones and counts, as observed
         ("stats", np.int32, (4, len(STAT_NAMES))),
-        ("adj", np.int16, (4, 2, 6, 5)),  # each pawn's neighbours (the board, cached per pawn cell)
+        ("exits", np.uint32, (4, 2, 6)),  # each pawn's six exits: 1 + neighbour | board exit << 12
         ("removed", np.int16, (C.N_CARDS,)),
         ("turn", np.int32),
         ("turns_taken", np.int32, (4,)),
@@ -70,10 +74,10 @@ STATE_DTYPE = np.dtype(
 """One env's game (the fields of :class:`~..engine.Game`), its play generator (mix64(seed),
 counter), each seat's card zones and counts in the byte layout of its observation (a deck
 holds at most 8 + 18 * 3 cards; the hand and draw pile sizes are kept up to date, so a draw
-needs no scan and writing a seat is one block copy), what the board says about each pawn's six
-neighbours (refreshed when the pawn moves: the board record is 39 KB, and reading it each step
-costs cache misses), the cells its observation marked, its legal actions in increasing order
-(the mask as a list, so a uniform draw is one index) and the stash of its last finished game."""
+needs no scan and writing a seat is one block copy), each pawn's six exits (refreshed when the
+pawn moves: the board record is 76 KB, and reading it each step costs cache misses), the cells
+its observation marked, its legal actions in increasing order (the mask as a list, so a uniform
+draw is one index) and the stash of its last finished game."""
 
 # Card table columns (one row per card id).
 (M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
@@ -90,7 +94,6 @@ assert (DRAW_AT, HAND_AT) == (0, C.N_CARDS) and N_HAND == 5 * C.N_CARDS  # hidde
 NO_REQ, COIN, REQ_DISCARD = 0, 3, 4
 ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADES, _ = range(10)
 ARRIVED = -1
-ADJ_TO, ADJ_GATE, ADJ_KIND, ADJ_AMOUNT, ADJ_FINISH = range(5)  # columns of the state's ``adj``
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -191,6 +194,20 @@ def head_positions() -> np.ndarray:
     ):
         pos[start : start + size] = _offset(MASK_DTYPE, head) + 1 + np.arange(size)
     return pos
+
+
+@intrinsic
+def prefetch(typingctx, address):
+    """Ask for the cache line at ``address`` (``llvm.prefetch``: for writing, kept close)."""
+
+    def codegen(context, builder, signature, args):
+        ptr, i32 = ir.PointerType(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.inttoptr(args[0], ptr), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(types.uint64), codegen
 
 
 # ------------------------------------------------------------------------------- random ---
@@ -313,30 +330,26 @@ def new_game(s, b, play_seed: np.uint64, c, t) -> None:
 
 @nb.njit(cache=True, error_model="numpy")
 def _cache_neighbours(s, b, p: int, pawn: int, t) -> None:
-    """Copy the board's data on the six neighbours of pawn ``(p, pawn)``'s cell into the state."""
-    nbr = t.nbr
+    """Copy the six exits of pawn ``(p, pawn)``'s cell (see :data:`.boards.EXIT_GATE`) and its
+    neighbours into the state: one line of the board, read once per move."""
     cell = s.pawns[p, pawn]
+    board_exits = b.exits[cell]
     for d in range(6):
-        n = nbr[cell, d]
-        adj = s.adj[p, pawn, d]
-        adj[ADJ_TO] = n
-        adj[ADJ_GATE] = b.gate[cell, d]
-        adj[ADJ_KIND] = NO_REQ if n < 0 else b.req_kind[n]
-        adj[ADJ_AMOUNT] = 0 if n < 0 else b.req_amount[n]
-        adj[ADJ_FINISH] = 0 if n < 0 else b.finish[n]
+        s.exits[p, pawn, d] = np.uint32(t.nbr[cell, d] + 1) | (np.uint32(board_exits[d]) << 12)
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, inline="always", error_model="numpy")
 def _target(s, b, p: int, pawn: int, d: int):
     """(target cell, blockade or -1, requirement kind, amount); kind NO_REQ if impassable."""
-    adj = s.adj[p, pawn, d]
-    n = adj[ADJ_TO]
-    if n < 0 or adj[ADJ_KIND] == NO_REQ:
+    e = np.int64(s.exits[p, pawn, d])
+    n = (e & 0xFFF) - 1
+    kind = (e >> 12) & 7
+    if n < 0 or kind == NO_REQ:
         return n, -1, NO_REQ, 0
-    g = adj[ADJ_GATE]
+    g = (e >> (12 + EXIT_GATE)) - 1
     if g >= 0 and s.holder[g] < 0:
-        return n, g, b.blk_kind[g], b.blk_amount[g]
-    return n, -1, adj[ADJ_KIND], adj[ADJ_AMOUNT]
+        return n, g, np.int64(b.blk_kind[g]), np.int64(b.blk_amount[g])
+    return n, -1, kind, (e >> 15) & 15
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
@@ -369,6 +382,7 @@ def _list_moves(s, b, n: int, n_pawns: int, free: bool) -> int:
                     continue
             s.legal[n] = MOVE + 6 * pawn + d
             n += 1
+            prefetch(np.uint64(b.exits[to:].ctypes.data))  # for this game's next step, if it moves
     return n
 
 
@@ -526,7 +540,7 @@ def _move(s, b, pawn: int, d: int, free: bool, c, t) -> None:
         s.stats[p, ST_BLOCKADES] += 1
         return
     s.stats[p, ST_HEXES] += 1
-    if s.adj[p, pawn, d, ADJ_FINISH]:
+    if s.exits[p, pawn, d] & (EXIT_FINISH << 12):
         s.pawns[p, pawn] = ARRIVED
         s.seats[p, N_ARRIVED] += 1
         if _arrived(s, p, c.n_pawns):

@@ -13,7 +13,6 @@ from typing import Any
 
 import numba as nb
 import numpy as np
-from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -36,6 +35,7 @@ from hexarena.games.cityofgold.fast.numba_engine import (
     make_tables,
     mix64,
     new_game,
+    prefetch,
     randbelow,
     seed_rng,
 )
@@ -123,23 +123,9 @@ def _pick_listed(s, g) -> int:
     return s.legal[randbelow(g.rng, s.n_legal)]
 
 
-@intrinsic
-def _prefetch(typingctx, address):
-    """Ask for the cache line at ``address`` (``llvm.prefetch``: for writing, kept close)."""
-
-    def codegen(context, builder, signature, args):
-        ptr, i32 = ir.PointerType(), ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ptr, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [builder.inttoptr(args[0], ptr), i32(1), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return types.void(types.uint64), codegen
-
-
 S_SEATS = STATE_DTYPE.fields["seats"][1]
-S_ADJ = STATE_DTYPE.fields["adj"][1]
-ADJ_BYTES = STATE_DTYPE.fields["adj"][0].itemsize // 4
+S_EXITS = STATE_DTYPE.fields["exits"][1]
+EXITS_BYTES = STATE_DTYPE.fields["exits"][0].itemsize // 4
 STATE_BYTES, ROW_BYTES = STATE_DTYPE.itemsize, ROW_DTYPE.itemsize
 PREFETCH_FROM = 64
 """Batches from this size prefetch (their rows outgrow the L2 cache; at 2,048 and 4,096 envs, past
@@ -155,18 +141,18 @@ def _prefetch_env(st, obs, j: int, o) -> None:
     if j + 4 < n:
         base = np.uint64(st.ctypes.data + (j + 4) * sb)
         for line in range(4):
-            _prefetch(base + np.uint64(64 * line))
+            prefetch(base + np.uint64(64 * line))
     if j < n:
         p = st[j].player
         base = st.ctypes.data + j * sb
-        for at in (base + S_SEATS + SEAT_BYTES * p, base + S_ADJ + ADJ_BYTES * p):
-            _prefetch(np.uint64(at))
-            _prefetch(np.uint64(at + 64))
+        for at in (base + S_SEATS + SEAT_BYTES * p, base + S_EXITS + EXITS_BYTES * p):
+            prefetch(np.uint64(at))
+            prefetch(np.uint64(at + 64))
         row = obs.ctypes.data + j * ob
         seat = row + o[O_PD] + o[O_PD_SIZE] * p
         for at in (row + o[O_PHASE], row + o[O_FLAT], seat, seat + o[O_HEADS]):
-            _prefetch(np.uint64(at))
-            _prefetch(np.uint64(at + 64))
+            prefetch(np.uint64(at))
+            prefetch(np.uint64(at + 64))
 
 
 @nb.njit(cache=True, error_model="numpy")
