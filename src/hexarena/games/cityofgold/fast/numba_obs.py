@@ -120,8 +120,9 @@ def write_obs(dst, q, s, b, mode: int, prev: int, action: int, c, t) -> None:
         holder = s.holder[g]
         at = o[O_BLK] + 4 * g
         row[at] = holder < 0
-        row[at + 1] = b.blk_kind[g]
-        row[at + 2] = b.blk_amount[g]
+        if mode == FRESH:  # kind and amount never change in a game (and live in the board record)
+            row[at + 1] = b.blk_kind[g]
+            row[at + 2] = b.blk_amount[g]
         row[at + 3] = 0 if holder < 0 else (holder - me + n_players) % n_players + 1
     pd, size = o[O_PD], o[O_PD_SIZE]
     if mode == VIEWER:
