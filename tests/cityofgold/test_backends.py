@@ -77,6 +77,26 @@ def test_numba_generator_reproduces_the_scalar_rng():
         assert int(ours[1]) == ref.counter
 
 
+def test_cached_kernels_are_stamped_with_every_file_they_depend_on(tmp_path):
+    """An edit anywhere in the package (a callee in another file, the card data) recompiles the
+    kernels, where numba alone would load a stale kernel stamped with its own file only."""
+    import shutil
+
+    from hexarena.games.cityofgold.fast import numba_cache, numba_engine, numba_vec
+
+    assert numba_cache.INSTALLED
+    for kernel in (numba_vec.step_by_address, numba_engine.apply):
+        locator = kernel._cache._impl._locator
+        assert type(locator).__name__.startswith("CityOfGold")
+        assert locator.get_source_stamp() == numba_cache.FINGERPRINT
+    copy = tmp_path / "cityofgold"
+    shutil.copytree(numba_cache.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert numba_cache.fingerprint(copy) == numba_cache.FINGERPRINT
+    cards = copy / "data" / "cards.json"
+    cards.write_text(cards.read_text() + "\n")
+    assert numba_cache.fingerprint(copy) != numba_cache.FINGERPRINT
+
+
 def test_pool_schedule_matches_scalar_seeds():
     """Env i < pool size first plays exactly new_game(seed + i); later games walk the pool."""
     pool = BoardPool(40, 3, n_pieces=2)

@@ -6,6 +6,8 @@
 * :mod:`.numba_engine` (rules) and :mod:`.numba_obs` (observation writer): the CPU engine, numba
   kernels over a batch of per-env state records writing the records of :mod:`..observe` in place.
 * :mod:`.numba_vec`: the vectorised API of :mod:`..vec` on the CPU engine (``backend="cpu"``).
+* :mod:`.numba_cache`: stamps the kernels' on-disk cache with every file of the package, so an
+  edit in any of them recompiles the kernels (numba alone checks the kernel's own file only).
 * :mod:`.jax_engine`: the pure functional JAX engine (``init`` / ``step`` over a pytree, batched
   step with auto-reset, ``lax.scan`` rollouts); :mod:`.jax_vec`: ``backend="jax"``.
 

@@ -25,6 +25,7 @@ from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, REMOVE, SHOP, SPECIAL
 from hexarena.games.cityofgold.board import NEIGHBORS
 from hexarena.games.cityofgold.engine import STAT_NAMES
+from hexarena.games.cityofgold.fast import numba_cache  # noqa: F401 (before the first cached kernel)
 from hexarena.games.cityofgold.fast.boards import EXIT_FINISH, EXIT_GATE
 from hexarena.games.cityofgold.observe import (
     MASK_DTYPE,
