@@ -126,6 +126,9 @@ def _pick_listed(s, g) -> int:
 S_SEATS = STATE_DTYPE.fields["seats"][1]
 S_EXITS = STATE_DTYPE.fields["exits"][1]
 EXITS_BYTES = STATE_DTYPE.fields["exits"][0].itemsize // 4
+S_STATS = STATE_DTYPE.fields["stats"][1]
+STATS_BYTES = STATE_DTYPE.fields["stats"][0].itemsize // 4
+HOT_LINES = -(-S_SEATS // 64)  # the fields before the seats: read at every step
 STATE_BYTES, ROW_BYTES = STATE_DTYPE.itemsize, ROW_DTYPE.itemsize
 PREFETCH_FROM = 64
 """Batches from this size prefetch (their rows outgrow the L2 cache; at 2,048 and 4,096 envs, past
@@ -140,7 +143,7 @@ def _prefetch_env(st, obs, j: int, o) -> None:
     n = st.shape[0]
     if j + 4 < n:
         base = np.uint64(st.ctypes.data + (j + 4) * sb)
-        for line in range(4):
+        for line in range(HOT_LINES):
             prefetch(base + np.uint64(64 * line))
     if j < n:
         p = st[j].player
@@ -148,6 +151,7 @@ def _prefetch_env(st, obs, j: int, o) -> None:
         for at in (base + S_SEATS + SEAT_BYTES * p, base + S_EXITS + EXITS_BYTES * p):
             prefetch(np.uint64(at))
             prefetch(np.uint64(at + 64))
+        prefetch(np.uint64(base + S_STATS + STATS_BYTES * p))
         row = obs.ctypes.data + j * ob
         seat = row + o[O_PD] + o[O_PD_SIZE] * p
         for at in (row + o[O_PHASE], row + o[O_FLAT], seat, seat + o[O_HEADS]):
