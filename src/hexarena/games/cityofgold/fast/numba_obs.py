@@ -43,6 +43,7 @@ from hexarena.games.cityofgold.fast.numba_engine import (
 from hexarena.games.cityofgold.observe import MASK_DTYPE
 
 MOVER, VIEWER, FRESH = 0, 1, 2
+MASK_BYTES = MASK_DTYPE.itemsize
 
 
 @intrinsic
@@ -53,9 +54,6 @@ def _float_bits(typingctx, value):
         return builder.bitcast(args[0], ir.IntType(32))
 
     return types.uint32(types.float32), codegen
-
-
-MASK_BYTES = MASK_DTYPE.itemsize
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -73,11 +71,12 @@ def _write_seat(dst, s, p: int, at: int, visible: bool) -> None:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def write_obs(dst, q, s, b, mode: int, prev: int, action: int, c, t) -> None:
-    """Row ``dst.b`` := the observation of the seat to act of game ``s`` on board ``b``; ``q.b`` :=
-    that seat's five-head mask (written in the same pass); ``c``, ``t``: the settings and
-    constants records. Records, not arrays, are passed: an array argument costs reference counts."""
-    row, sel, marked = dst.b, q.b, s.marked
+def write_obs(dst, selected, s, b, mode: int, prev: int, action: int, c, t) -> None:
+    """Row ``dst.b`` := the observation of the seat to act of game ``s`` on board ``b``;
+    ``selected.b`` := that seat's five-head mask (written in the same pass); ``c``, ``t``: the
+    settings and constants records. Records, not arrays, are passed: an array argument costs
+    reference counts."""
+    row, sel, marked = dst.b, selected.b, s.marked
     n_players, n_pawns, omniscient = c.n_players, c.n_pawns, c.omniscient
     o = t.layout
     me = s.player
