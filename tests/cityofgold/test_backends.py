@@ -152,7 +152,7 @@ def test_cpu_runner_draws_and_steps_in_one_call_like_the_python_runner(workers, 
 
 
 def test_heads_to_flat_batch_matches_scalar_conversion():
-    from hexarena.games.cityofgold.fast.numba_vec import heads_to_flat_batch
+    from hexarena.games.cityofgold.fast.codes import heads_to_flat_batch
 
     rng = np.random.default_rng(0)
     recs = np.zeros(500, ACTION_DTYPE)
@@ -198,6 +198,29 @@ def test_jax_backend_equals_scalar(n_players):
 def test_batched_backends_refuse_the_caves_variant(backend):
     with pytest.raises(ValueError, match="caves"):
         get_vec_env(2, backend)().reset(0, caves=True)
+
+
+def test_jax_backend_needs_no_numba():
+    """``pip install hexarena[jax]`` has no numba: the JAX engine shares only plain codes with it,
+    and the vec API falls back to the python sampler (the same draws)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("jax")
+    code = (
+        "import sys\n"
+        "class NoNumba:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name.split('.')[0] == 'numba':\n"
+        "            raise ImportError('no numba here')\n"
+        "sys.meta_path.insert(0, NoNumba())\n"
+        "from hexarena.games.cityofgold.vec import VecSampler, _backend_classes\n"
+        "env, sampler = _backend_classes('jax')\n"
+        "assert sampler is VecSampler and env.__name__ == 'JaxVecEnv', (env, sampler)\n"
+        "assert 'numba' not in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_jax_pgx_style_init_and_step_match_the_scalar_games():

@@ -228,8 +228,11 @@ def _backend_classes(backend: str) -> tuple[type[VecEnv], type[VecSampler]]:
         return CpuVecEnv, CpuVecSampler
     if backend == "jax":
         from hexarena.games.cityofgold.fast.jax_vec import JaxVecEnv
-        from hexarena.games.cityofgold.fast.numba_vec import CpuVecSampler
 
+        try:
+            from hexarena.games.cityofgold.fast.numba_vec import CpuVecSampler
+        except ImportError:  # numba is optional here: the python sampler draws the same actions
+            return JaxVecEnv, VecSampler
         return JaxVecEnv, CpuVecSampler
     raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
 

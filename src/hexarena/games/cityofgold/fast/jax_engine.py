@@ -29,7 +29,7 @@ from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, PL
 from hexarena.games.cityofgold.board import GRID, N_CELLS, NEIGHBORS
 from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast.boards import STRIDE, BoardPool
-from hexarena.games.cityofgold.fast.numba_engine import (
+from hexarena.games.cityofgold.fast.codes import (
     ACTIVE_Z,
     BUYING,
     DISCARD_Z,

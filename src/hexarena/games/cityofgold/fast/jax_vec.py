@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.games.cityofgold.fast import jax_engine as J
-from hexarena.games.cityofgold.fast.numba_vec import heads_to_flat_batch
+from hexarena.games.cityofgold.fast.codes import heads_to_flat_batch
 from hexarena.games.cityofgold.vec import VecEnv
 
 

@@ -27,6 +27,36 @@ from hexarena.games.cityofgold.board import NEIGHBORS
 from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast import numba_cache  # noqa: F401 (before the first cached kernel)
 from hexarena.games.cityofgold.fast.boards import EXIT_FINISH, EXIT_GATE
+from hexarena.games.cityofgold.fast.codes import (
+    ARRIVED,
+    BUYING,
+    COIN,
+    DONE,
+    DRAWN,
+    MONEY2,
+    MOVEMENT,
+    NATIVE,
+    NO_REQ,
+    PAY_DISCARD,
+    PAY_REMOVE,
+    REMOVES,
+    REMOVING,
+    REQ_DISCARD,
+    SPEC,
+    ST_ADDED,
+    ST_BLOCKADES,
+    ST_HEXES,
+    ST_MACHETE,
+    ST_REMOVED,
+    ST_STEPS,
+    ST_USES,
+    STARTER,
+    SU,
+    TRANSMIT,
+    M,
+    card_table,
+    shop_table,
+)
 from hexarena.games.cityofgold.observe import (
     MASK_DTYPE,
     OBS_DTYPE,
@@ -80,11 +110,6 @@ pawn moves: the board record is 76 KB, and reading it each step costs cache miss
 its observation marked, its legal actions in increasing order (the mask as a list, so a uniform
 draw is one index) and the stash of its last finished game."""
 
-# Card table columns (one row per card id).
-(M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
-# Phases, zones, requirement kinds and stat indexes as plain ints for the kernels.
-MOVEMENT, BUYING, TRANSMIT, REMOVING, NATIVE, PAY_DISCARD, PAY_REMOVE, DONE = range(1, 9)
-DRAW_Z, HAND_Z, ACTIVE_Z, PLAYED_Z, DISCARD_Z = range(5)  # zone indexes (the JAX engine's)
 # A seat's bytes (``STATE_DTYPE["seats"]``, laid out as ``PLAYER_OBS_DTYPE``): the zones, then counts.
 DRAW_AT, HAND_AT, ACTIVE_AT, PLAYED_AT, DISCARD_AT = (PLAYER_OBS_DTYPE.fields[f][1] for f in ZONE_FIELDS)
 N_HAND, N_DRAW, N_ARRIVED, N_HELD = (
@@ -92,23 +117,9 @@ N_HAND, N_DRAW, N_ARRIVED, N_HELD = (
 )
 SEAT_BYTES = PLAYER_OBS_DTYPE.itemsize
 assert (DRAW_AT, HAND_AT) == (0, C.N_CARDS) and N_HAND == 5 * C.N_CARDS  # hidden = the first 2 zones
-NO_REQ, COIN, REQ_DISCARD = 0, 3, 4
-ST_STEPS, ST_HEXES, ST_ADDED, ST_REMOVED, ST_USES, ST_MACHETE, _, _, ST_BLOCKADES, _ = range(10)
-ARRIVED = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-
-
-def card_table() -> np.ndarray:
-    """The card data as an int64 [21, 11] table (columns named at the top of this module)."""
-    columns = (C.MONEY2, C.COST, C.SINGLE_USE, C.SPECIAL, C.DRAW, C.REMOVE, C.HAS_RESOURCES, C.STARTER_DECK)
-    return np.array([(*C.RESOURCES[k], *(col[k] for col in columns)) for k in range(C.N_CARDS)], np.int64)
-
-
-def shop_table() -> np.ndarray:
-    """int64 [18, 3]: card id, in the starting market, copies."""
-    return np.array([(C.SHOP_CARDS[s], C.START_MARKET[s], C.COPIES) for s in range(C.N_SHOP)], np.int64)
 
 
 def _offset(dtype: np.dtype, *path: str) -> int:

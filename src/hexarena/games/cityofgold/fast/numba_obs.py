@@ -20,9 +20,8 @@ from numba.extending import intrinsic
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import MOVE, N_ACTIONS, REMOVE, SHOP
 from hexarena.games.cityofgold.board import N_CELLS
+from hexarena.games.cityofgold.fast.codes import ARRIVED, BUYING
 from hexarena.games.cityofgold.fast.numba_engine import (
-    ARRIVED,
-    BUYING,
     HAND_AT,
     O_BLK,
     O_FLAT,

@@ -16,18 +16,17 @@ import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, PLAY, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.actions import N_ACTIONS
 from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast.boards import BOARD_DTYPE, STRIDE
+from hexarena.games.cityofgold.fast.codes import heads_to_flat_batch
 from hexarena.games.cityofgold.fast.numba_engine import (
-    BUYING,
     CFG_DTYPE,
     O_FLAT,
     O_HEADS,
     O_PD,
     O_PD_SIZE,
     O_PHASE,
-    PAY_DISCARD,
     SEAT_BYTES,
     STATE_DTYPE,
     TABLE_DTYPE,
@@ -287,22 +286,6 @@ def sample_all(masks, rngs, actions) -> None:
 def seed_all(rngs, seed: int) -> None:
     for i in range(rngs.shape[0]):
         seed_rng(rngs[i].rng, np.uint64(seed + i))
-
-
-def heads_to_flat_batch(actions: np.ndarray, phases: np.ndarray) -> np.ndarray:
-    """:func:`..actions.heads_to_flat` over a batch of five-head records (vectorised)."""
-    removal = np.where((phases == PAY_DISCARD) | (phases == BUYING), DISCARD, REMOVE)
-    out = np.full(len(actions), PASS, np.int32)
-    for head, base in (
-        ("remove", removal),
-        ("get_from_shop", SHOP),
-        ("move", MOVE),
-        ("play_special", SPECIAL),
-        ("play", PLAY),
-    ):  # lowest precedence first, so higher heads overwrite
-        v = actions[head].astype(np.int32)
-        out = np.where(v > 0, base + v - 1, out)
-    return out.astype(np.int32)
 
 
 class CpuVecEnv(VecEnv):
