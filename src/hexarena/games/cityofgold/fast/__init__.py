@@ -3,6 +3,7 @@
 * :mod:`.boards`: the board pool (generated courses as fixed-size arrays) and the episode
   schedule (which board and which play seed env ``i`` uses for its ``k``-th game). Every backend,
   the scalar one included, follows the same schedule, so auto-reset gives the same games.
+* :mod:`.codes`: the plain-int codes both engines share (no numba, so the JAX one runs without it).
 * :mod:`.numba_engine` (rules) and :mod:`.numba_obs` (observation writer): the CPU engine, numba
   kernels over a batch of per-env state records writing the records of :mod:`..observe` in place.
 * :mod:`.numba_vec`: the vectorised API of :mod:`..vec` on the CPU engine (``backend="cpu"``).
