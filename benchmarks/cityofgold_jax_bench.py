@@ -8,6 +8,7 @@ in the same command with all host cores (``--package-threads``), for the GPU com
 
     python benchmarks/cityofgold_jax_bench.py --sizes 256,1024,4096 --steps 100
     python benchmarks/cityofgold_jax_bench.py --sizes 1024,4096,16384,65536 --package-threads 0
+    python benchmarks/cityofgold_jax_bench.py --sizes 256,1024 --cost   # XLA's traffic estimate
 """
 
 from __future__ import annotations
@@ -67,11 +68,38 @@ def report_jax(sizes: list[int], steps: int, repeats: int) -> None:
         )
 
 
-def package_all_cores(n: int, seconds: float, threads: int) -> tuple[float, float] | None:
-    """0.0.3's runner with ``threads`` workers (1: sequential), for the GPU comparison."""
-    from benchmarks.cityofgold_fast_bench import package
+def report_cost(sizes: list[int]) -> None:
+    """XLA's own estimate for the compiled batch step: bytes of memory traffic and flops per
+    env-step, on this machine's backend. A proxy for the GPU (the step is memory-bound there):
+    a device's memory bandwidth over it gives the order of the env-steps per second it allows
+    (fusion differs between backends, so not a bound)."""
+    from hexarena.games.cityofgold.fast import jax_engine as J
+    from hexarena.games.cityofgold.fast.boards import BoardPool, default_pool_size
 
-    return package(n, seconds, threads)
+    for n in sizes:
+        pool = BoardPool(0, default_pool_size(n), SETTING["n_pieces"], "easy")
+        boards, cfg = J.Boards.from_pool(pool), J.Config(SETTING["n_players"], SETTING["max_turns"])
+        with jax.enable_x64(True):
+            state = J.batch_init(n, boards, cfg, pool.size)
+            actions = jax.numpy.zeros(n, jax.numpy.int32)
+            cost = J._batch_step.lower(state, actions, boards, cfg, pool.size).compile().cost_analysis()
+        cost = cost[0] if isinstance(cost, list) else cost
+        traffic, flops = cost.get("bytes accessed", 0.0) / n, cost.get("flops", 0.0) / n
+        state_bytes = sum(x.nbytes for x in jax.tree.leaves(state)) / n
+        print(
+            f"n={n:6d}  XLA estimate per env-step: {traffic / 1024:8.1f} KiB of memory traffic"
+            f" ({traffic / state_bytes:4.1f}x the state), {flops:10,.0f} flops;"
+            f" 3.35 TB/s (an H100's bandwidth) over it: {3.35e12 / traffic:14,.0f} env-steps/s",
+            flush=True,
+        )
+
+
+def package_all_cores(n: int, seconds: float, threads: int) -> tuple[float, float] | None:
+    """0.0.3's runner with ``threads`` workers (1: sequential), for the GPU comparison; threaded
+    runs in a child process (see :func:`.cityofgold_fast_bench.package_isolated`)."""
+    from benchmarks.cityofgold_fast_bench import package, package_isolated
+
+    return package(n, seconds) if threads <= 1 else package_isolated(n, seconds, threads)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -80,10 +108,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--package-threads", type=int, default=-1, help="-1: skip 0.0.3; 0: all cores")
+    parser.add_argument("--cost", action="store_true", help="XLA's traffic estimate instead of timing")
     args = parser.parse_args(argv or [])
     _cache()
+    sizes = [int(n) for n in args.sizes.split(",")]
+    if args.cost:
+        report_cost(sizes)
+        return
     print(f"setting: {SETTING}, EASY, uniform random legal actions on the device")
-    report_jax([int(n) for n in args.sizes.split(",")], args.steps, args.repeats)
+    report_jax(sizes, args.steps, args.repeats)
     if args.package_threads >= 0:
         threads = args.package_threads or os.cpu_count() or 1
         for workers in sorted({1, threads}):  # 0.0.3 compiles vector sizes up to 256
