@@ -490,7 +490,12 @@ def to_records(obs: dict[str, np.ndarray]) -> np.ndarray:
 
 # ------------------------------------------------------------------------ init and step ---
 def _new_game(env: jax.Array, episode: jax.Array, b: Boards, cfg: Config, size: int) -> State:
-    """Env ``env``'s ``episode``-th game of the pool schedule (see :mod:`.boards`)."""
+    """Env ``env``'s ``episode``-th game of the pool schedule (see :mod:`.boards`), observed."""
+    return _observe_state(_fresh_game(env, episode, b, cfg, size), b, cfg)
+
+
+def _fresh_game(env: jax.Array, episode: jax.Array, b: Boards, cfg: Config, size: int) -> State:
+    """:func:`_new_game` with its legal mask but without its observation (an empty dict)."""
     u = env.astype(jnp.int64) + episode.astype(jnp.int64) * STRIDE
     j = (u % size).astype(i32)
     seed = b.play_seed[j]
@@ -536,12 +541,11 @@ def _new_game(env: jax.Array, episode: jax.Array, b: Boards, cfg: Config, size: 
     s = _set(s, rng=jax.lax.fori_loop(0, 35, shuffle_draw, s.rng))
     for p in range(n):
         s = _draw(s, jnp.int32(p), jnp.int32(C.HAND_SIZE))
-    return _observed(s, b, cfg, jnp.bool_(False))
+    return _set(s, legal_action_mask=legal_mask(s, b, cfg, jnp.bool_(False)))
 
 
-def _observed(s: State, b: Boards, cfg: Config, done: jax.Array) -> State:
-    mask = legal_mask(s, b, cfg, done)
-    return _set(s, legal_action_mask=mask, observation=observe(s, b, cfg, mask))
+def _observe_state(s: State, b: Boards, cfg: Config) -> State:
+    return _set(s, observation=observe(s, b, cfg, s.legal_action_mask))
 
 
 def init(envs: jax.Array, b: Boards, cfg: Config, size: int) -> State:
@@ -552,15 +556,24 @@ def init(envs: jax.Array, b: Boards, cfg: Config, size: int) -> State:
 def step(s: State, action: jax.Array, b: Boards, cfg: Config) -> State:
     """One env's transition; on a finished game the state keeps its rewards and flags (the
     batch step resets it). ``rewards`` are cleared at every step."""
+    return _observe_state(_advance(s, action, b, cfg), b, cfg)
+
+
+def _advance(s: State, action: jax.Array, b: Boards, cfg: Config) -> State:
+    """:func:`step` up to the legal mask; the observation is left as it was (the batch step
+    observes once, after its selects and resets, rather than in every candidate state)."""
     s = _set(s, rewards=jnp.zeros(4, jnp.float32))
     s, done, truncated = _apply(s, action, b, cfg)
     s = _set(s, step_count=s.step_count + 1, terminated=done & ~truncated, truncated=truncated)
-    return _observed(s, b, cfg, done)
+    return _set(s, legal_action_mask=legal_mask(s, b, cfg, done))
 
 
 def _auto_reset(s: State, b: Boards, cfg: Config, size: int) -> State:
-    fresh = jax.vmap(lambda e, k: _new_game(e, k, b, cfg, size))(s.env, s.episode + 1)
-    keep = _set(fresh, rewards=s.rewards, terminated=s.terminated, truncated=s.truncated)
+    """Finished envs start their next game (unobserved: the batch step observes afterwards)."""
+    fresh = jax.vmap(lambda e, k: _fresh_game(e, k, b, cfg, size))(s.env, s.episode + 1)
+    keep = _set(
+        fresh, rewards=s.rewards, terminated=s.terminated, truncated=s.truncated, observation=s.observation
+    )
     return _select(s.terminated | s.truncated, keep, s)
 
 
@@ -571,14 +584,15 @@ def _batch_step(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int)
         inside
         & jnp.take_along_axis(s.legal_action_mask, jnp.clip(actions, 0, N_ACTIONS - 1)[:, None], 1)[:, 0]
     )
-    stepped = jax.vmap(lambda x, a: step(x, a, b, cfg))(s, jnp.clip(actions, 0, N_ACTIONS - 1))
+    stepped = jax.vmap(lambda x, a: _advance(x, a, b, cfg))(s, jnp.clip(actions, 0, N_ACTIONS - 1))
     n = actions.shape[0]
     idle = _set(
         s, rewards=jnp.zeros((n, 4), jnp.float32), terminated=jnp.zeros(n, bool), truncated=jnp.zeros(n, bool)
     )
-    s = _select(valid, stepped, idle)
+    s = _select(valid, stepped, idle)  # both carry the old observation: nothing to select there
     done = s.terminated | s.truncated
-    return jax.lax.cond(done.any(), lambda t: _auto_reset(t, b, cfg, size), lambda t: t, s), ~valid
+    s = jax.lax.cond(done.any(), lambda t: _auto_reset(t, b, cfg, size), lambda t: t, s)
+    return jax.vmap(lambda x: _observe_state(x, b, cfg))(s), ~valid
 
 
 def _select(where: jax.Array, x: State, y: State) -> State:
