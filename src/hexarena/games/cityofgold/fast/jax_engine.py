@@ -55,6 +55,7 @@ from hexarena.games.cityofgold.fast.codes import (
 from hexarena.games.cityofgold.observe import HEADS, OBS_DTYPE
 
 i32 = jnp.int32
+Z8 = jnp.int8  # card counts of the zones (a deck holds at most 62 cards): a quarter of the traffic
 _CARDS = card_table()
 _RES = _CARDS[:, 0:3]
 _MONEY2, _COST, _SU, _SPEC, _DRAWN, _REMOVES, _HASRES, _STARTER = (_CARDS[:, c] for c in range(3, 11))
@@ -183,7 +184,7 @@ def _retire(s: State, used: jax.Array) -> State:
     active = s.zones[p, ACTIVE_Z]
     nz = active > 0
     gone = nz & used & jnp.asarray(_SU, bool)
-    z = s.zones.at[p, ACTIVE_Z].add(-nz.astype(i32)).at[p, PLAYED_Z].add((nz & ~gone).astype(i32))
+    z = s.zones.at[p, ACTIVE_Z].add(-nz.astype(Z8)).at[p, PLAYED_Z].add((nz & ~gone).astype(Z8))
     return _set(
         s,
         zones=z,
@@ -299,7 +300,7 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
             money2=s.money2 + jnp.asarray(_MONEY2, i32)[k],
             removed=s.removed.at[k].add(su.astype(i32)),
             stats=s.stats.at[p, ST_REMOVED].add(su.astype(i32)),
-            zones=s.zones.at[p, PLAYED_Z, k].add((~su).astype(i32)),
+            zones=s.zones.at[p, PLAYED_Z, k].add((~su).astype(Z8)),
         )
         return jax.tree.map(lambda x, y: jnp.where(moving, x, y), r, m), false, false
 
@@ -310,7 +311,7 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
         s = _set(
             s,
             res=jnp.zeros(3, i32),
-            zones=s.zones.at[p, HAND_Z, k].add(-1).at[p, PLAYED_Z, k].add((~su).astype(i32)),
+            zones=s.zones.at[p, HAND_Z, k].add(-1).at[p, PLAYED_Z, k].add((~su).astype(Z8)),
             removed=s.removed.at[k].add(su.astype(i32)),
             stats=s.stats.at[p, ST_USES].add(1).at[p, ST_REMOVED].add(su.astype(i32)),
         )
@@ -506,7 +507,7 @@ def _fresh_game(env: jax.Array, episode: jax.Array, b: Boards, cfg: Config, size
     pawn_idx = seats[:, None] * cfg.n_pawns + jnp.arange(2)[None, :]
     pawns = jnp.where((seats[:, None] < n) & (jnp.arange(2)[None, :] < cfg.n_pawns), starts[pawn_idx % 8], -1)
     starter = jnp.where(seats[:, None] < n, jnp.asarray(_STARTER, i32), 0)
-    zones = jnp.zeros((4, 5, C.N_CARDS), i32).at[:, DRAW_Z].set(starter)
+    zones = jnp.zeros((4, 5, C.N_CARDS), Z8).at[:, DRAW_Z].set(starter.astype(Z8))
     s = State(
         current_player=i32(0),
         observation={},
