@@ -54,7 +54,7 @@ EXIT_FINISH, EXIT_GATE = 1 << 7, 8
 """An exit (cell, direction) of ``BOARD_DTYPE["exits"]``: the neighbour's requirement kind (bits
 0-2; 0 if there is no neighbour or it cannot be entered), its amount (bits 3-6), whether it is a
 finish (bit 7), and 1 + the blockade guarding the move, or 0 (bits 8-11). The CPU engine reads a
-moved pawn's six exits from one line instead of four arrays of a 39 KB record."""
+moved pawn's six exits from one line instead of from four arrays across the record."""
 
 
 def default_pool_size(n_envs: int) -> int:
