@@ -283,12 +283,14 @@ def _end_turn(s: State, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
 
 
 def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
-    """:func:`~..engine.step` (no validation); returns (state, done, truncated)."""
+    """:func:`~..engine.step` (no validation); returns (state, done, truncated). Each action
+    branch returns its state and whether the turn ends; the end of turn (with its draws) runs
+    once after the switch, where ``vmap`` would otherwise run it in three branches for every env."""
     p = s.current_player
     s = _set(s, stats=s.stats.at[p, ST_STEPS].add(1))
     false = jnp.bool_(False)
 
-    def play(s: State) -> tuple[State, jax.Array, jax.Array]:
+    def play(s: State) -> tuple[State, jax.Array]:
         k = a - PLAY
         s = _set(s, zones=s.zones.at[p, HAND_Z, k].add(-1), stats=s.stats.at[p, ST_USES].add(1))
         moving = s.phase == MOVEMENT
@@ -302,9 +304,9 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
             stats=s.stats.at[p, ST_REMOVED].add(su.astype(i32)),
             zones=s.zones.at[p, PLAYED_Z, k].add((~su).astype(Z8)),
         )
-        return jax.tree.map(lambda x, y: jnp.where(moving, x, y), r, m), false, false
+        return jax.tree.map(lambda x, y: jnp.where(moving, x, y), r, m), false
 
-    def special(s: State) -> tuple[State, jax.Array, jax.Array]:
+    def special(s: State) -> tuple[State, jax.Array]:
         k = a - SPECIAL
         s = _retire(s, false)
         su = jnp.asarray(_SU, bool)[k]
@@ -325,13 +327,9 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
             [TRANSMIT, NATIVE, REMOVING],
             s.phase,
         )
-        return (
-            _set(d, phase=phase.astype(i32), pending=jnp.where(to_remove, removes, d.pending)),
-            false,
-            false,
-        )
+        return _set(d, phase=phase.astype(i32), pending=jnp.where(to_remove, removes, d.pending)), false
 
-    def move(s: State) -> tuple[State, jax.Array, jax.Array]:
+    def move(s: State) -> tuple[State, jax.Array]:
         m = a - MOVE
         pawn, d = m // 6, m % 6
         free = s.phase == NATIVE
@@ -363,12 +361,9 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
             pawns=s.pawns.at[p, pawn].set(cell),
         )
         home = arrive & (s.pawns[p, : cfg.n_pawns] < 0).all()
-        s = _set(s, ending=s.ending | home)
-        e, done, trunc = _end_turn(s, cfg)
-        pick = functools.partial(jnp.where, home)
-        return jax.tree.map(pick, e, s), home & done, home & trunc
+        return _set(s, ending=s.ending | home), home
 
-    def shop(s: State) -> tuple[State, jax.Array, jax.Array]:
+    def shop(s: State) -> tuple[State, jax.Array]:
         i = a - SHOP
         card = jnp.asarray(_SHOP_CARDS)[i]
         left = s.shop[i] - 1
@@ -380,8 +375,8 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
         )
         transmit = s.phase == TRANSMIT
         t = _set(s, market=s.market.at[i].set(s.market[i] & (left > 0)), phase=i32(MOVEMENT))
-        e, done, trunc = _end_turn(_set(s, market=s.market.at[i].set(left > 0)), cfg)
-        return jax.tree.map(functools.partial(jnp.where, transmit), t, e), ~transmit & done, ~transmit & trunc
+        bought = _set(s, market=s.market.at[i].set(left > 0))
+        return jax.tree.map(functools.partial(jnp.where, transmit), t, bought), ~transmit
 
     def _paid_one(s: State) -> State:
         pending = s.pending - 1
@@ -390,7 +385,7 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
             s, pending=jnp.where(over, 0, pending), phase=jnp.where(over, MOVEMENT, s.phase).astype(i32)
         )
 
-    def remove(s: State) -> tuple[State, jax.Array, jax.Array]:
+    def remove(s: State) -> tuple[State, jax.Array]:
         k = a - REMOVE
         s = _set(
             s,
@@ -398,26 +393,27 @@ def _apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.A
             removed=s.removed.at[k].add(1),
             stats=s.stats.at[p, ST_REMOVED].add(1),
         )
-        return _paid_one(s), false, false
+        return _paid_one(s), false
 
-    def discard(s: State) -> tuple[State, jax.Array, jax.Array]:
+    def discard(s: State) -> tuple[State, jax.Array]:
         k = a - DISCARD
         s = _set(s, zones=s.zones.at[p, HAND_Z, k].add(-1).at[p, DISCARD_Z, k].add(1))
         paid = _paid_one(s)
-        return jax.tree.map(functools.partial(jnp.where, s.phase == PAY_DISCARD), paid, s), false, false
+        return jax.tree.map(functools.partial(jnp.where, s.phase == PAY_DISCARD), paid, s), false
 
-    def pass_(s: State) -> tuple[State, jax.Array, jax.Array]:
+    def pass_(s: State) -> tuple[State, jax.Array]:
         to_buy = _retire(s, false)
         to_buy = _set(to_buy, res=jnp.zeros(3, i32), money2=i32(0), phase=i32(BUYING))
-        e, done, trunc = _end_turn(s, cfg)
         leave = _set(s, pending=i32(0), phase=i32(MOVEMENT))
         mv, buy = s.phase == MOVEMENT, s.phase == BUYING
-        out = jax.tree.map(lambda x, y, z: jnp.where(mv, x, jnp.where(buy, y, z)), to_buy, e, leave)
-        return out, buy & done, buy & trunc
+        out = jax.tree.map(lambda x, y, z: jnp.where(mv, x, jnp.where(buy, y, z)), to_buy, s, leave)
+        return out, buy
 
     bounds = jnp.array([SPECIAL, MOVE, SHOP, REMOVE, DISCARD, PASS])
     branch = jnp.searchsorted(bounds, a, side="right")
-    return jax.lax.switch(branch, [play, special, move, shop, remove, discard, pass_], s)
+    s, ends = jax.lax.switch(branch, [play, special, move, shop, remove, discard, pass_], s)
+    e, done, trunc = _end_turn(s, cfg)
+    return jax.tree.map(functools.partial(jnp.where, ends), e, s), ends & done, ends & trunc
 
 
 # -------------------------------------------------------------------------- observation ---
