@@ -565,13 +565,34 @@ def _advance(s: State, action: jax.Array, b: Boards, cfg: Config) -> State:
     return _set(s, legal_action_mask=legal_mask(s, b, cfg, done))
 
 
+_KEPT_AT_RESET = ("observation", "rewards", "terminated", "truncated")
+"""Fields a reset leaves as they were: the finished game's outcome, and the observation (the batch
+step observes afterwards)."""
+
+
 def _auto_reset(s: State, b: Boards, cfg: Config, size: int) -> State:
-    """Finished envs start their next game (unobserved: the batch step observes afterwards)."""
-    fresh = jax.vmap(lambda e, k: _fresh_game(e, k, b, cfg, size))(s.env, s.episode + 1)
-    keep = _set(
-        fresh, rewards=s.rewards, terminated=s.terminated, truncated=s.truncated, observation=s.observation
-    )
-    return _select(s.terminated | s.truncated, keep, s)
+    """Finished envs start their next game. Fresh games are built for a few envs at a time
+    (gathered by index, scattered back) until every finished env has one: building them for the
+    whole batch whenever any env finished cost as much as the step itself at large batches."""
+    n = s.env.shape[0]
+    chunk = max(1, n // 256)  # static; a game lasts thousands of steps, so one round is the rule
+
+    def one_round(carry: tuple[State, jax.Array]) -> tuple[State, jax.Array]:
+        t, left = carry
+        idx = jnp.nonzero(left, size=chunk, fill_value=n)[0]  # up to ``chunk`` envs; n: no env
+        at = jnp.minimum(idx, n - 1)
+        fresh = jax.vmap(lambda e, k: _fresh_game(e, k, b, cfg, size))(t.env[at], t.episode[at] + 1)
+        t = t._replace(
+            **{
+                f: getattr(t, f).at[idx].set(getattr(fresh, f), mode="drop")
+                for f in State._fields
+                if f not in _KEPT_AT_RESET
+            }
+        )
+        return t, left.at[idx].set(False, mode="drop")
+
+    done = s.terminated | s.truncated
+    return jax.lax.while_loop(lambda c: c[1].any(), one_round, (s, done))[0]
 
 
 @functools.partial(jax.jit, static_argnames=("cfg", "size"))
@@ -587,8 +608,7 @@ def _batch_step(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int)
         s, rewards=jnp.zeros((n, 4), jnp.float32), terminated=jnp.zeros(n, bool), truncated=jnp.zeros(n, bool)
     )
     s = _select(valid, stepped, idle)  # both carry the old observation: nothing to select there
-    done = s.terminated | s.truncated
-    s = jax.lax.cond(done.any(), lambda t: _auto_reset(t, b, cfg, size), lambda t: t, s)
+    s = _auto_reset(s, b, cfg, size)
     return jax.vmap(lambda x: _observe_state(x, b, cfg))(s), ~valid
 
 
