@@ -200,6 +200,29 @@ def test_batched_backends_refuse_the_caves_variant(backend):
         get_vec_env(2, backend)().reset(0, caves=True)
 
 
+def test_jax_auto_reset_gives_every_finished_env_its_next_game():
+    """Fresh games are built a few envs at a time (one at a time below 256 envs): with several
+    envs finished in one step, each gets exactly the next game of its schedule."""
+    jax = pytest.importorskip("jax")
+    from hexarena.games.cityofgold.fast import jax_engine as J
+
+    pool = BoardPool(3, 5, n_pieces=1)
+    boards, cfg = J.Boards.from_pool(pool), J.Config(3, 40)
+    with jax.enable_x64(True):
+        s = J.batch_init(5, boards, cfg, pool.size)
+        done = np.array([True, False, True, True, False])
+        s = s._replace(truncated=jax.numpy.asarray(done), rewards=s.rewards + 1.0)
+        out = jax.jit(J._auto_reset, static_argnums=(2, 3))(s, boards, cfg, pool.size)
+        fresh = jax.jit(J._fresh_game, static_argnums=(3, 4))
+        for i in range(5):
+            want = fresh(s.env[i], s.episode[i] + 1, boards, cfg, pool.size) if done[i] else s
+            got = jax.tree.map(lambda x, i=i: x[i], out)
+            for field in ("episode", "board", "zones", "pawns", "rng", "legal_action_mask"):
+                expected = getattr(want, field) if done[i] else getattr(s, field)[i]
+                assert np.array_equal(getattr(got, field), expected), (i, field)
+            assert float(got.rewards[0]) == 1.0 and bool(got.truncated) == done[i]  # the outcome stays
+
+
 def test_jax_backend_needs_no_numba():
     """``pip install hexarena[jax]`` has no numba: the JAX engine shares only plain codes with it,
     and the vec API falls back to the python sampler (the same draws)."""
