@@ -5,46 +5,17 @@ Same setting for both: 4 players, 3 pieces, EASY, uniform random agents, a 1,000
 sampling. Also the scalar engine alone (no observations) and the heuristic bot's win rate.
 
     python -m benchmarks cityofgold
-    python benchmarks/cityofgold_bench.py --seconds 3 --envs 16
+    python -m benchmarks.cityofgold_bench --seconds 3 --envs 16
 """
 
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
+from benchmarks.cityofgold_common import SETTING, hexarena_runner, package, timed
 from hexarena.core.rng import Rng
-from hexarena.games.cityofgold import get_runner, get_vec_env, get_vec_sampler
 from hexarena.games.cityofgold.bot import choose_action
 from hexarena.games.cityofgold.engine import legal_actions, new_game, step
-
-SETTING = {"n_players": 4, "n_pieces": 3, "max_turns": 1000}
-
-
-def timed(run_batch: Callable[[], int], seconds: float) -> float:
-    """Steps per second of ``run_batch`` (which returns the steps it made), after a short warm-up."""
-    end = time.perf_counter() + 0.2
-    while time.perf_counter() < end:
-        run_batch()
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += run_batch()
-    return steps / (time.perf_counter() - start)
-
-
-def hexarena_vec(n: int, seconds: float) -> float:
-    envs, samplers = get_vec_env(n)(), get_vec_sampler(n)(0)
-    runner = get_runner(n)(envs, samplers, 1)
-    envs.reset(0, SETTING["n_players"], SETTING["n_pieces"], "easy", SETTING["max_turns"], False)
-
-    def batch() -> int:
-        for _ in range(20):
-            runner.sample()
-            runner.step_sync()
-        return 20 * n
-
-    return timed(batch, seconds)
 
 
 def hexarena_engine(seconds: float) -> float:
@@ -61,33 +32,7 @@ def hexarena_engine(seconds: float) -> float:
             step(g, rng.choice(legal_actions(g)), validate=False)
         return 200
 
-    return timed(batch, seconds)
-
-
-def package_vec(n: int, seconds: float) -> float | None:
-    try:
-        import city_of_gold
-    except ImportError:
-        return None
-    runner = city_of_gold.vec.get_runner(n)(1)
-    runner.make_samplers(0)
-    envs = runner.get_envs()
-    envs.reset(
-        0,
-        SETTING["n_players"],
-        SETTING["n_pieces"],
-        city_of_gold.Difficulty.EASY,
-        SETTING["max_turns"],
-        False,
-    )
-
-    def batch() -> int:
-        for _ in range(100):
-            runner.sample_seq()
-            runner.step_seq()
-        return 100 * n
-
-    return timed(batch, seconds)
+    return timed(batch, seconds)[0]
 
 
 def bot_win_rate(games: int = 200) -> float:
@@ -110,14 +55,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv or [])
     n = args.envs
     print(f"setting: {SETTING}, EASY, uniform random agents, {n} envs sequential, {args.seconds:g} s per run")
-    ours = hexarena_vec(n, args.seconds)
+    ours = hexarena_runner(n, args.seconds, "python", validate=True)[0]
     print(f"hexarena vec env (observations + masks): {ours:12,.0f} env-steps/s")
     engine = hexarena_engine(args.seconds)
     print(f"hexarena scalar engine alone:            {engine:12,.0f} env-steps/s")
-    theirs = package_vec(n, args.seconds)
+    theirs = package(n, args.seconds)
     if theirs is None:
         print("city-of-gold 0.0.3: not installed, column skipped (pip install city-of-gold==0.0.3)")
     else:
+        theirs = theirs[0]
         print(f"city-of-gold 0.0.3 vec runner:           {theirs:12,.0f} env-steps/s")
         print(f"ratio hexarena vec / 0.0.3:    {ours / theirs:.4f}  (0.0.3 is {theirs / ours:,.0f}x faster)")
         print(

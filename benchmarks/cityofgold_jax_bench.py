@@ -6,21 +6,22 @@ Memory per env is the size of the state pytree (observation included) divided by
 the board pool (at most 1,024 boards) is reported apart. Optionally runs ``city-of-gold`` 0.0.3
 in the same command with all host cores (``--package-threads``), for the GPU comparison.
 
-    python benchmarks/cityofgold_jax_bench.py --sizes 256,1024,4096 --steps 100
-    python benchmarks/cityofgold_jax_bench.py --sizes 1024,4096,16384,65536 --package-threads 0
-    python benchmarks/cityofgold_jax_bench.py --sizes 256,1024 --cost   # XLA's traffic estimate
+    python -m benchmarks.cityofgold_jax_bench --sizes 256,1024,4096 --steps 100
+    python -m benchmarks.cityofgold_jax_bench --sizes 1024,4096,16384,65536 --package-threads 0
+    python -m benchmarks.cityofgold_jax_bench --sizes 256,1024 --cost   # XLA's traffic estimate
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import time
 
 import jax
 
-SETTING = {"n_players": 4, "n_pieces": 3, "max_turns": 1000}
+from benchmarks.cityofgold_common import SETTING
 
 
 def _cache() -> None:
@@ -97,7 +98,7 @@ def report_cost(sizes: list[int]) -> None:
 def package_all_cores(n: int, seconds: float, threads: int) -> tuple[float, float] | None:
     """0.0.3's runner with ``threads`` workers (1: sequential), for the GPU comparison; threaded
     runs in a child process (see :func:`.cityofgold_fast_bench.package_isolated`)."""
-    from benchmarks.cityofgold_fast_bench import package, package_isolated
+    from benchmarks.cityofgold_common import package, package_isolated
 
     return package(n, seconds) if threads <= 1 else package_isolated(n, seconds, threads)
 
@@ -121,7 +122,8 @@ def main(argv: list[str] | None = None) -> None:
         threads = args.package_threads or os.cpu_count() or 1
         for workers in sorted({1, threads}):  # 0.0.3 compiles vector sizes up to 256
             got = package_all_cores(256, 3.0, workers)
-            rate = "not installed" if got is None else f"{got[0]:,.0f} env-steps/s (wall)"
+            missing = "not installed" if importlib.util.find_spec("city_of_gold") is None else "no figure"
+            rate = missing if got is None else f"{got[0]:,.0f} env-steps/s (wall)"
             print(f"city-of-gold 0.0.3, n=256, {workers} thread(s): {rate}")
 
 

@@ -6,7 +6,7 @@ enumeration and sampling included). Then the average cost of ``get_legal_actions
 4-player games against three random players.
 
     python -m benchmarks smallworld
-    python benchmarks/smallworld_bench.py --games 200 --bot-games 200
+    python -m benchmarks.smallworld_bench --games 200 --bot-games 200
 """
 
 from __future__ import annotations

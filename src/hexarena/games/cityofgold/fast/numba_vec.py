@@ -166,10 +166,10 @@ def step_all(first: int, st, boards, obs, final, sel, io, actions, sampler, cfg,
     (the host has work to do only then)."""
     c, t = cfg[0], tab[0]
     n_players = c.n_players
-    flat = t.layout[O_FLAT]
+    o = t.layout
+    flat = o[O_FLAT]
     fused = sampler.shape[0] > 0
     events = 0
-    o = t.layout
     prefetching = st.shape[0] >= PREFETCH_FROM
     for i in range(st.shape[0]):
         if prefetching:
