@@ -63,14 +63,34 @@ _START_MARKET = np.array(C.START_MARKET)
 # -------------------------------------------------------------------------- observation ---
 def observe(s: State, b: Boards, cfg: Config, mask: jax.Array) -> dict[str, jax.Array]:
     """The scalar observation (:mod:`..observe`) of the seat to act, as a dict of arrays."""
+    board_map = _mark_pawns(b.static_map[s.board].reshape(N_CELLS, 7), s, cfg)
+    return _observation(s, b, cfg, mask, board_map, b.guard[s.board])
+
+
+def _pawn_marks(s: State, cfg: Config) -> tuple[jax.Array, jax.Array]:
+    """The map cells of the pawns (``N_CELLS`` for none) and their marks: the owner's seat
+    relative to the seat to act, plus one."""
+    rel = ((jnp.arange(4) - s.current_player) % cfg.n_players + 1).astype(jnp.uint8)
+    return jnp.where(s.pawns >= 0, s.pawns, N_CELLS).reshape(-1), jnp.repeat(rel, 2)
+
+
+def _mark_pawns(board_map: jax.Array, s: State, cfg: Config) -> jax.Array:
+    """Channel 0 of a ``[N_CELLS, 7]`` map at the pawns' cells set to their marks."""
+    cells, values = _pawn_marks(s, cfg)
+    return board_map.at[cells, 0].set(values, mode="drop")
+
+
+def _clear_pawns(board_map: jax.Array, s: State, cfg: Config) -> jax.Array:
+    return board_map.at[_pawn_marks(s, cfg)[0], 0].set(0, mode="drop")
+
+
+def _observation(
+    s: State, b: Boards, cfg: Config, mask: jax.Array, board_map: jax.Array, guard: jax.Array
+) -> dict[str, jax.Array]:
+    """:func:`observe` around a given map and blockade map (the batch step carries them)."""
     me = s.current_player
     n = cfg.n_players
     seats = jnp.arange(4)
-    rel = ((seats - me) % n + 1).astype(jnp.uint8)
-    cells = jnp.where(s.pawns >= 0, s.pawns, N_CELLS).reshape(-1)
-    values = jnp.repeat(rel, 2)
-    board_map = b.static_map[s.board].reshape(N_CELLS, 7)
-    board_map = board_map.at[cells, 0].set(values, mode="drop")
     buying = s.phase == BUYING
     res = jnp.where(buying, jnp.array([0.0, 0.0, 1.0]) * s.money2 / 2, s.res).astype(jnp.float32)
     held_rel = jnp.where(s.holder < 0, 0, (s.holder - me) % n + 1)
@@ -98,7 +118,7 @@ def observe(s: State, b: Boards, cfg: Config, mask: jax.Array) -> dict[str, jax.
         "shop": s.shop.astype(jnp.uint8),
         "market": s.market,
         "blockades": blockades,
-        "blockade_map": b.guard[s.board].reshape(GRID, GRID),
+        "blockade_map": guard.reshape(GRID, GRID),
         "zones": zones,
         "hand_size": jnp.where(playing, counts[:, HAND_Z], 0).astype(jnp.uint8),
         "draw_size": jnp.where(playing, counts[:, DRAW_Z], 0).astype(jnp.uint8),
@@ -210,13 +230,15 @@ def _advance(s: State, action: jax.Array, b: Boards, cfg: Config) -> State:
 
 _KEPT_AT_RESET = ("observation", "rewards", "terminated", "truncated")
 """Fields a reset leaves as they were: the finished game's outcome, and the observation (the batch
-step observes afterwards)."""
+step observes afterwards) but for its static map layers."""
 
 
 def _auto_reset(s: State, b: Boards, cfg: Config, size: int) -> State:
     """Finished envs start their next game. Fresh games are built for a few envs at a time
     (gathered by index, scattered back) until every finished env has one: building them for the
-    whole batch whenever any env finished cost as much as the step itself at large batches."""
+    whole batch whenever any env finished cost as much as the step itself at large batches.
+    ``s.observation`` holds at least the ``map`` and ``blockade_map`` of the batch; the envs that
+    start a game get their new board's static layers there."""
     n = s.env.shape[0]
     chunk = max(1, n // 256)  # static; a game lasts thousands of steps, so one round is the rule
 
@@ -226,16 +248,27 @@ def _auto_reset(s: State, b: Boards, cfg: Config, size: int) -> State:
         at = jnp.minimum(idx, n - 1)
         fresh = jax.vmap(lambda e, k: _fresh_game(e, k, b, cfg, size))(t.env[at], t.episode[at] + 1)
         t = t._replace(
+            observation=_with_static_layers(t.observation, idx, fresh.board, b),
             **{
                 f: getattr(t, f).at[idx].set(getattr(fresh, f), mode="drop")
                 for f in State._fields
                 if f not in _KEPT_AT_RESET
-            }
+            },
         )
         return t, left.at[idx].set(False, mode="drop")
 
     done = s.terminated | s.truncated
     return jax.lax.while_loop(lambda c: c[1].any(), one_round, (s, done))[0]
+
+
+def _with_static_layers(obs: dict[str, jax.Array], idx: jax.Array, board: jax.Array, b: Boards) -> dict:
+    """``obs`` with the map and blockade map of the envs ``idx`` (``n``: none) set to the static
+    layers of the boards ``board`` (channel 0, the pawns, left empty)."""
+    out = dict(obs)
+    for key, table in (("map", b.static_map), ("blockade_map", b.guard)):
+        rows = obs[key].reshape(obs[key].shape[0], -1)
+        out[key] = rows.at[idx].set(table[board], mode="drop").reshape(obs[key].shape)
+    return out
 
 
 @functools.partial(jax.jit, static_argnames=("cfg", "size"))
@@ -245,13 +278,21 @@ def _batch_step(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int)
         inside
         & jnp.take_along_axis(s.legal_action_mask, jnp.clip(actions, 0, N_ACTIONS - 1)[:, None], 1)[:, 0]
     )
-    stepped = jax.vmap(lambda x, a: _advance(x, a, b, cfg))(s, jnp.clip(actions, 0, N_ACTIONS - 1))
     n = actions.shape[0]
+    # The 18 KiB of map layers are carried, not rebuilt: the pawns' marks are cleared here and
+    # set again below; only a reset env gets its new board's static layers.
+    maps = jax.vmap(lambda m, x: _clear_pawns(m, x, cfg))(s.observation["map"].reshape(n, N_CELLS, 7), s)
+    layers = {"map": maps, "blockade_map": s.observation["blockade_map"].reshape(n, N_CELLS)}
+    s = s._replace(observation={})
+    stepped = jax.vmap(lambda x, a: _advance(x, a, b, cfg))(s, jnp.clip(actions, 0, N_ACTIONS - 1))
     cleared = jnp.zeros(n, bool)
     idle = s._replace(rewards=jnp.zeros((n, 4), jnp.float32), terminated=cleared, truncated=cleared)
-    s = _select(valid, stepped, idle)  # both carry the old observation: nothing to select there
-    s = _auto_reset(s, b, cfg, size)
-    return jax.vmap(lambda x: _observe_state(x, b, cfg))(s), ~valid
+    s = _auto_reset(_select(valid, stepped, idle)._replace(observation=layers), b, cfg, size)
+    maps = jax.vmap(lambda m, x: _mark_pawns(m, x, cfg))(s.observation["map"], s)
+    obs = jax.vmap(lambda x, m, g: _observation(x, b, cfg, x.legal_action_mask, m, g))(
+        s, maps, s.observation["blockade_map"]
+    )
+    return s._replace(observation=obs), ~valid
 
 
 def _select(where: jax.Array, x: State, y: State) -> State:

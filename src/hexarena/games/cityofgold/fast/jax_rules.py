@@ -430,7 +430,7 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
         return out, buy
 
     bounds = jnp.array([SPECIAL, MOVE, SHOP, REMOVE, DISCARD, PASS])
-    branch = jnp.searchsorted(bounds, a, side="right")
+    branch = (a >= bounds).sum()  # not jnp.searchsorted: that is a while loop
     s, ends = jax.lax.switch(branch, [play, special, move, shop, remove, discard, pass_], s)
     e, done, trunc = _end_turn(s, cfg)
     return jax.tree.map(functools.partial(jnp.where, ends), e, s), ends & done, ends & trunc
