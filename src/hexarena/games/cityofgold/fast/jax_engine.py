@@ -271,8 +271,7 @@ def _with_static_layers(obs: dict[str, jax.Array], idx: jax.Array, board: jax.Ar
     return out
 
 
-@functools.partial(jax.jit, static_argnames=("cfg", "size"))
-def _batch_step(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int) -> tuple[State, jax.Array]:
+def _step_batch(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int) -> tuple[State, jax.Array]:
     inside = (actions >= 0) & (actions < N_ACTIONS)
     valid = (
         inside
@@ -304,12 +303,22 @@ def _select(where: jax.Array, x: State, y: State) -> State:
     return jax.tree.map(pick, x, y)
 
 
-def batch_step(s: State, actions: Any, b: Boards, cfg: Config, size: int) -> tuple[State, jax.Array]:
+_batch_step = jax.jit(_step_batch, static_argnames=("cfg", "size"))
+_batch_step_donating = jax.jit(_step_batch, static_argnames=("cfg", "size"), donate_argnames="s")
+
+
+def batch_step(
+    s: State, actions: Any, b: Boards, cfg: Config, size: int, donate: bool = False
+) -> tuple[State, jax.Array]:
     """``jit(vmap(step))`` with auto-reset: finished envs start their next game of the pool
     schedule; their ``rewards``, ``terminated`` and ``truncated`` still describe the finished one.
-    An illegal action leaves its env as it was (rewards and flags cleared); returns (state, invalid)."""
+    An illegal action leaves its env as it was (rewards and flags cleared); returns (state, invalid).
+
+    ``donate=True`` hands the state's buffers to the step, which updates them in place (the
+    observation's 18 KiB of map layers among them); ``s`` is then unusable. Without it, XLA copies
+    the state into the step's buffers first, which costs more than the step itself."""
     with jax.enable_x64(True):
-        return _batch_step(s, jnp.asarray(actions, i32), b, cfg, size)
+        return (_batch_step_donating if donate else _batch_step)(s, jnp.asarray(actions, i32), b, cfg, size)
 
 
 @functools.partial(jax.jit, static_argnames=("cfg", "size"))

@@ -39,7 +39,9 @@ class JaxVecEnv(VecEnv):
             raise RuntimeError("call reset() before step()")
         if actions.dtype.names is not None:
             actions = heads_to_flat_batch(actions, np.asarray(self.state.phase))
-        self.state, invalid = J.batch_step(self.state, actions, self.boards, self.cfg, self.pool.size)
+        self.state, invalid = J.batch_step(
+            self.state, actions, self.boards, self.cfg, self.pool.size, donate=True
+        )
         self.invalid[:] = np.asarray(invalid)
         for i in np.flatnonzero(self.invalid):
             self.errors[i] = f"action {int(actions[i])} is not legal now (see the action mask)"
