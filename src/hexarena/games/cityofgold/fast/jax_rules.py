@@ -197,11 +197,6 @@ def draw(zones: jax.Array, rng: jax.Array, p: jax.Array, n: jax.Array) -> tuple[
     return set_at(zones, (p,), mine), rng
 
 
-def _draw(s: State, p: jax.Array, n: jax.Array) -> State:
-    zones, rng = draw(s.zones, s.rng, p, n)
-    return _set(s, zones=zones, rng=rng)
-
-
 def _retire(s: State, used: jax.Array) -> State:
     """The active card leaves play: to the played pile, or out of the game if single-use and
     ``used``."""
@@ -271,13 +266,10 @@ def legal_mask(s: State, b: Boards, cfg: Config, done: jax.Array) -> jax.Array:
     return mask & ~done
 
 
-def _end_turn(s: State, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
-    """End of turn; returns (state, done, truncated)."""
+def _next_turn(s: State, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
+    """The end of a turn after its clean-up and draw (see :func:`apply`): the next seat's turn,
+    or the end of the game; returns (state, done, truncated)."""
     p = s.current_player
-    z = s.zones
-    z = add_at(z, (p, DISCARD_Z), z[p, ACTIVE_Z] + z[p, PLAYED_Z])
-    z = set_at(set_at(z, (p, ACTIVE_Z), 0), (p, PLAYED_Z), 0)
-    s = _draw(_set(s, zones=z), p, jnp.maximum(0, C.HAND_SIZE - z[p, HAND_Z].sum()))
     nxt = (p + 1) % cfg.n_players
     s = _set(
         s,
@@ -306,15 +298,27 @@ def _end_turn(s: State, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
     return s, done, truncated
 
 
+class _Then(NamedTuple):
+    """What an action branch leaves to the rest of :func:`apply`."""
+
+    ends: jax.Array  # the turn ends
+    draws: jax.Array  # cards a special draws
+    removes: jax.Array  # cards it then lets remove from the hand (if the hand is not empty)
+
+
 def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
-    """:func:`~..engine.step` (no validation); returns (state, done, truncated). Each action
-    branch returns its state and whether the turn ends; the end of turn (with its draws) runs
-    once after the switch, where ``vmap`` would otherwise run it in three branches for every env."""
+    """:func:`~..engine.step` (no validation); returns (state, done, truncated).
+
+    Under ``vmap`` every branch of the action switch runs for every env, so the costly parts
+    shared by several actions run once after it: each branch returns its state and its
+    :class:`_Then` (whether the turn ends, the cards a special draws and then removes). The one
+    draw serves a drawing special or the end of the turn (never both in one step)."""
     p = s.current_player
     s = _set(s, stats=add_at(s.stats, (p, ST_STEPS), 1))
     false = jnp.bool_(False)
+    nothing = _Then(false, i32(0), i32(0))
 
-    def play(s: State) -> tuple[State, jax.Array]:
+    def play(s: State) -> tuple[State, _Then]:
         k = a - PLAY
         s = _set(s, zones=add_at(s.zones, (p, HAND_Z, k), -1), stats=add_at(s.stats, (p, ST_USES), 1))
         moving = s.phase == MOVEMENT
@@ -328,9 +332,9 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
             stats=add_at(s.stats, (p, ST_REMOVED), su),
             zones=add_at(s.zones, (p, PLAYED_Z, k), ~su),
         )
-        return jax.tree.map(functools.partial(jnp.where, moving), r, m), false
+        return jax.tree.map(functools.partial(jnp.where, moving), r, m), nothing
 
-    def special(s: State) -> tuple[State, jax.Array]:
+    def special(s: State) -> tuple[State, _Then]:
         k = a - SPECIAL
         s = _retire(s, false)
         su = jnp.asarray(_SU, bool)[k]
@@ -343,17 +347,16 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
         )
         kind = jnp.asarray(_SPEC)[k]
         drawing = kind == C.SPECIAL_DRAW
-        d = _draw(s, p, jnp.where(drawing, jnp.asarray(_DRAWN, i32)[k], 0))
-        removes = jnp.asarray(_REMOVES, i32)[k]
-        to_remove = drawing & (removes > 0) & (d.zones[p, HAND_Z].sum() > 0)
-        phase = jnp.select(
-            [kind == C.SPECIAL_TRANSMIT, kind == C.SPECIAL_NATIVE, to_remove],
-            [TRANSMIT, NATIVE, REMOVING],
-            s.phase,
+        phase = jnp.where(kind == C.SPECIAL_NATIVE, NATIVE, s.phase)
+        phase = jnp.where(kind == C.SPECIAL_TRANSMIT, TRANSMIT, phase)
+        then = _Then(
+            false,
+            jnp.where(drawing, jnp.asarray(_DRAWN, i32)[k], 0),
+            jnp.where(drawing, jnp.asarray(_REMOVES, i32)[k], 0),
         )
-        return _set(d, phase=phase.astype(i32), pending=jnp.where(to_remove, removes, d.pending)), false
+        return _set(s, phase=phase.astype(i32)), then
 
-    def move(s: State) -> tuple[State, jax.Array]:
+    def move(s: State) -> tuple[State, _Then]:
         m = a - MOVE
         pawn, d = m // 6, m % 6
         free = s.phase == NATIVE
@@ -382,9 +385,9 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
             pawns=set_at(s.pawns, (p, pawn), cell),
         )
         home = arrive & (s.pawns[p, : cfg.n_pawns] < 0).all()
-        return _set(s, ending=s.ending | home), home
+        return _set(s, ending=s.ending | home), nothing._replace(ends=home)
 
-    def shop(s: State) -> tuple[State, jax.Array]:
+    def shop(s: State) -> tuple[State, _Then]:
         i = a - SHOP
         left = s.shop[i] - 1
         s = _set(
@@ -396,7 +399,8 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
         transmit = s.phase == TRANSMIT
         # A transmitter leaves an emptied stack's market slot; a purchase fills it while stock lasts.
         market = set_at(s.market, (i,), jnp.where(transmit, s.market[i], True) & (left > 0))
-        return _set(s, market=market, phase=jnp.where(transmit, MOVEMENT, s.phase).astype(i32)), ~transmit
+        phase = jnp.where(transmit, MOVEMENT, s.phase).astype(i32)
+        return _set(s, market=market, phase=phase), nothing._replace(ends=~transmit)
 
     def _paid_one(s: State) -> State:
         pending = s.pending - 1
@@ -405,7 +409,7 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
             s, pending=jnp.where(over, 0, pending), phase=jnp.where(over, MOVEMENT, s.phase).astype(i32)
         )
 
-    def remove(s: State) -> tuple[State, jax.Array]:
+    def remove(s: State) -> tuple[State, _Then]:
         k = a - REMOVE
         s = _set(
             s,
@@ -413,24 +417,38 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
             removed=add_at(s.removed, (k,), 1),
             stats=add_at(s.stats, (p, ST_REMOVED), 1),
         )
-        return _paid_one(s), false
+        return _paid_one(s), nothing
 
-    def discard(s: State) -> tuple[State, jax.Array]:
+    def discard(s: State) -> tuple[State, _Then]:
         k = a - DISCARD
         s = _set(s, zones=add_at(add_at(s.zones, (p, HAND_Z, k), -1), (p, DISCARD_Z, k), 1))
         paid = _paid_one(s)
-        return jax.tree.map(functools.partial(jnp.where, s.phase == PAY_DISCARD), paid, s), false
+        return jax.tree.map(functools.partial(jnp.where, s.phase == PAY_DISCARD), paid, s), nothing
 
-    def pass_(s: State) -> tuple[State, jax.Array]:
+    def pass_(s: State) -> tuple[State, _Then]:
         to_buy = _retire(s, false)
         to_buy = _set(to_buy, res=jnp.zeros(3, i32), money2=i32(0), phase=i32(BUYING))
         leave = _set(s, pending=i32(0), phase=i32(MOVEMENT))
         mv, buy = s.phase == MOVEMENT, s.phase == BUYING
         out = jax.tree.map(lambda x, y, z: jnp.where(mv, x, jnp.where(buy, y, z)), to_buy, s, leave)
-        return out, buy
+        return out, nothing._replace(ends=buy)
 
     bounds = jnp.array([SPECIAL, MOVE, SHOP, REMOVE, DISCARD, PASS])
     branch = (a >= bounds).sum()  # not jnp.searchsorted: that is a while loop
-    s, ends = jax.lax.switch(branch, [play, special, move, shop, remove, discard, pass_], s)
-    e, done, trunc = _end_turn(s, cfg)
+    s, then = jax.lax.switch(branch, [play, special, move, shop, remove, discard, pass_], s)
+    ends = then.ends
+    z = s.zones  # at the end of the turn the cards in play go to the discard pile, the hand refills
+    cleaned = add_at(z, (p, DISCARD_Z), z[p, ACTIVE_Z] + z[p, PLAYED_Z])
+    cleaned = set_at(set_at(cleaned, (p, ACTIVE_Z), 0), (p, PLAYED_Z), 0)
+    z = jnp.where(ends, cleaned, z)
+    n = jnp.where(ends, jnp.maximum(0, C.HAND_SIZE - z[p, HAND_Z].sum()), then.draws)
+    zones, rng = draw(z, s.rng, p, n)
+    s = _set(s, zones=zones, rng=rng)
+    to_remove = (then.removes > 0) & (s.zones[p, HAND_Z].sum() > 0)
+    s = _set(
+        s,
+        phase=jnp.where(to_remove, REMOVING, s.phase).astype(i32),
+        pending=jnp.where(to_remove, then.removes, s.pending),
+    )
+    e, done, trunc = _next_turn(s, cfg)
     return jax.tree.map(functools.partial(jnp.where, ends), e, s), ends & done, ends & trunc
