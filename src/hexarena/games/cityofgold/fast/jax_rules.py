@@ -59,6 +59,7 @@ _MONEY2, _COST, _SU, _SPEC, _DRAWN, _REMOVES, _HASRES, _STARTER = (_CARDS[:, c] 
 _SHOP_CARDS = np.array(C.SHOP_CARDS)
 _NBR = np.array(NEIGHBORS, np.int32)
 _GOLDEN = 0x9E3779B97F4A7C15
+_UPPER = np.triu(np.ones((C.N_CARDS, C.N_CARDS), bool))  # [j, k]: card j counts in card k's running total
 
 
 class Config(NamedTuple):
@@ -190,7 +191,10 @@ def draw(zones: jax.Array, rng: jax.Array, p: jax.Array, n: jax.Array) -> tuple[
         total = pile.sum()
         active = want & (total > 0)
         rng, pick = randbelow(rng, total, active)
-        take = (_onehot(jnp.argmax(jnp.cumsum(pile) > pick)) & active).astype(Z8)
+        # The card drawn is the first whose running total passes ``pick``: the number of running
+        # totals at or below it (a cumsum and an argmax lower to loops; this is elementwise).
+        running = jnp.where(_UPPER, pile.astype(i32)[:, None], 0).sum(axis=0)
+        take = (_onehot((running <= pick).sum()) & active).astype(Z8)
         pile, hand = pile - take, hand + take
     rows = {DRAW_Z: pile, HAND_Z: hand, DISCARD_Z: discard}
     mine = jnp.stack([rows[z] if z in rows else zones[p, z] for z in range(5)])
