@@ -269,3 +269,36 @@ def test_jax_pgx_style_init_and_step_match_the_scalar_games():
                     assert bool(state.truncated[i]) == g.truncated
                     games[i] = pool.new_game(int(state.env[i]), int(state.episode[i]), 3, 12)
         assert int(state.episode.sum()) >= 2
+
+
+def test_jax_random_legal_actions_are_legal_and_uniform():
+    jax = pytest.importorskip("jax")
+    from hexarena.games.cityofgold.fast.jax_engine import random_legal_actions
+
+    mask = np.zeros((20_000, N_ACTIONS), bool)
+    mask[:, [3, 40, 41, 97, N_ACTIONS - 1]] = True
+    mask[0] = False  # no legal action: 0
+    picks = np.asarray(random_legal_actions(jax.random.PRNGKey(5), jax.numpy.asarray(mask)))
+    assert picks[0] == 0 and mask[np.arange(1, len(mask)), picks[1:]].all()
+    counts = np.bincount(picks[1:], minlength=N_ACTIONS)[[3, 40, 41, 97, N_ACTIONS - 1]]
+    assert np.abs(counts - 20_000 / 5).max() < 5 * np.sqrt(20_000 * 0.2 * 0.8), counts  # 5 sigma
+
+
+def test_jax_rollout_is_the_batch_step_repeated():
+    """The scan-fused rollout gives the state that stepping ``batch_step`` with the same draws
+    does, and counts the finished games; only legal actions are drawn."""
+    jax = pytest.importorskip("jax")
+    from hexarena.games.cityofgold.fast import jax_engine as J
+
+    pool = BoardPool(4, 3, n_pieces=1)
+    boards, cfg = J.Boards.from_pool(pool), J.Config(2, 6)
+    key, steps = jax.random.PRNGKey(9), 40
+    rolled, finished = J.rollout(J.batch_init(3, boards, cfg, pool.size), key, boards, cfg, pool.size, steps)
+    s, done = J.batch_init(3, boards, cfg, pool.size), 0
+    for k in jax.random.split(key, steps):
+        s, invalid = J.batch_step(s, J.random_legal_actions(k, s.legal_action_mask), boards, cfg, pool.size)
+        assert not np.asarray(invalid).any()
+        done += int((s.terminated | s.truncated).sum())
+    assert int(finished) == done >= 3
+    for a, b in zip(jax.tree.leaves(rolled), jax.tree.leaves(s), strict=True):
+        assert np.array_equal(np.asarray(a), np.asarray(b))

@@ -53,7 +53,17 @@ from hexarena.games.cityofgold.fast.jax_rules import (
 )
 from hexarena.games.cityofgold.observe import HEADS, OBS_DTYPE
 
-__all__ = ["Boards", "CityOfGold", "Config", "State", "batch_init", "batch_step", "rollout", "to_records"]
+__all__ = [
+    "Boards",
+    "CityOfGold",
+    "Config",
+    "State",
+    "batch_init",
+    "batch_step",
+    "random_legal_actions",
+    "rollout",
+    "to_records",
+]
 
 _HEAD_SIZES = (C.N_CARDS, C.N_CARDS, C.N_CARDS, 12, C.N_SHOP)
 _N_STATS = len(STAT_NAMES)
@@ -331,14 +341,30 @@ def batch_init(n: int, b: Boards, cfg: Config, size: int) -> State:
         return _batch_init(jnp.arange(n, dtype=i32), b, cfg, size)
 
 
+def _hash32(x: jax.Array) -> jax.Array:
+    """A 32-bit integer finaliser (xor-shift-multiply rounds): every input bit flips about half
+    the output bits, so hashes of nearby inputs look independent."""
+    x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
+    x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
+    return x ^ (x >> 16)
+
+
+def random_legal_actions(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """One uniform random legal action per row of ``mask`` (bool ``[n, N_ACTIONS]``; a row with
+    none gives 0): the legal action with the largest of ``N_ACTIONS`` random words. The key gives
+    one word per row, hashed with each action's number for the rest; ``jax.random.categorical``
+    would draw all 115 from Threefry, which costs more than the game's step."""
+    seed = jax.random.bits(key, (mask.shape[0], 1), jnp.uint32)
+    words = _hash32(seed + jnp.arange(N_ACTIONS, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9))
+    return jnp.argmax(jnp.where(mask, words | jnp.uint32(1), jnp.uint32(0)), axis=1).astype(i32)
+
+
 @functools.partial(jax.jit, static_argnames=("cfg", "size", "steps"))
 def _rollout(
     s: State, key: jax.Array, b: Boards, cfg: Config, size: int, steps: int
 ) -> tuple[State, jax.Array]:
     def body(s: State, key: jax.Array) -> tuple[State, jax.Array]:
-        logits = jnp.where(s.legal_action_mask, 0.0, -jnp.inf)
-        actions = jax.random.categorical(key, logits, axis=-1).astype(i32)
-        s, _ = _batch_step(s, actions, b, cfg, size)
+        s, _ = _batch_step(s, random_legal_actions(key, s.legal_action_mask), b, cfg, size)
         return s, (s.terminated | s.truncated).sum()
 
     s, finished = jax.lax.scan(body, s, jax.random.split(key, steps))
