@@ -302,3 +302,23 @@ def test_jax_rollout_is_the_batch_step_repeated():
     assert int(finished) == done >= 3
     for a, b in zip(jax.tree.leaves(rolled), jax.tree.leaves(s), strict=True):
         assert np.array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_jax_pgx_style_step_without_auto_reset_keeps_the_finished_game():
+    jax = pytest.importorskip("jax")
+    from hexarena.games.cityofgold.fast.jax_engine import CityOfGold, random_legal_actions
+
+    env = CityOfGold(BoardPool(2, 4, n_pieces=1), n_players=2, max_turns=3, auto_reset=False)
+    with jax.enable_x64(True):
+        state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), 3))
+        stepper = jax.jit(jax.vmap(env.step))
+        for t in range(60):
+            state = stepper(state, random_legal_actions(jax.random.PRNGKey(t), state.legal_action_mask))
+        assert np.asarray(state.truncated).all() and not np.asarray(state.episode).any()
+        again = stepper(state, jax.numpy.zeros(3, jax.numpy.int32))
+    assert not np.asarray(again.rewards).any() and np.asarray(again.truncated).all()
+    assert not np.asarray(again.legal_action_mask).any()
+    for a, b in zip(
+        jax.tree.leaves(again._replace(rewards=state.rewards)), jax.tree.leaves(state), strict=True
+    ):
+        assert np.array_equal(np.asarray(a), np.asarray(b))

@@ -226,7 +226,22 @@ def init(envs: jax.Array, b: Boards, cfg: Config, size: int) -> State:
 def step(s: State, action: jax.Array, b: Boards, cfg: Config) -> State:
     """One env's transition; on a finished game the state keeps its rewards and flags (the
     batch step resets it). ``rewards`` are cleared at every step."""
-    return _observe_state(_advance(s, action, b, cfg), b, cfg)
+    return _observe_layers(_advance(s._replace(observation={}), action, b, cfg), b, cfg, _lift_layers(s, cfg))
+
+
+def _lift_layers(s: State, cfg: Config) -> dict[str, jax.Array]:
+    """The map layers of ``s``'s observation, carried to the next one rather than rebuilt from
+    the board (18 KiB per env): the map ``[N_CELLS, 7]`` without its pawn marks, and the
+    blockade map ``[N_CELLS]``."""
+    board_map = _clear_pawns(s.observation["map"].reshape(N_CELLS, 7), s, cfg)
+    return {"map": board_map, "blockade_map": s.observation["blockade_map"].reshape(N_CELLS)}
+
+
+def _observe_layers(s: State, b: Boards, cfg: Config, layers: dict[str, jax.Array]) -> State:
+    """``s`` observed around carried map layers (see :func:`_lift_layers`)."""
+    board_map = _mark_pawns(layers["map"], s, cfg)
+    obs = _observation(s, b, cfg, s.legal_action_mask, board_map, layers["blockade_map"])
+    return s._replace(observation=obs)
 
 
 def _advance(s: State, action: jax.Array, b: Boards, cfg: Config) -> State:
@@ -288,20 +303,14 @@ def _step_batch(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int)
         & jnp.take_along_axis(s.legal_action_mask, jnp.clip(actions, 0, N_ACTIONS - 1)[:, None], 1)[:, 0]
     )
     n = actions.shape[0]
-    # The 18 KiB of map layers are carried, not rebuilt: the pawns' marks are cleared here and
-    # set again below; only a reset env gets its new board's static layers.
-    maps = jax.vmap(lambda m, x: _clear_pawns(m, x, cfg))(s.observation["map"].reshape(n, N_CELLS, 7), s)
-    layers = {"map": maps, "blockade_map": s.observation["blockade_map"].reshape(n, N_CELLS)}
+    layers = jax.vmap(lambda x: _lift_layers(x, cfg))(s)  # a reset env gets its new board's below
     s = s._replace(observation={})
     stepped = jax.vmap(lambda x, a: _advance(x, a, b, cfg))(s, jnp.clip(actions, 0, N_ACTIONS - 1))
     cleared = jnp.zeros(n, bool)
     idle = s._replace(rewards=jnp.zeros((n, 4), jnp.float32), terminated=cleared, truncated=cleared)
     s = _auto_reset(_select(valid, stepped, idle)._replace(observation=layers), b, cfg, size)
-    maps = jax.vmap(lambda m, x: _mark_pawns(m, x, cfg))(s.observation["map"], s)
-    obs = jax.vmap(lambda x, m, g: _observation(x, b, cfg, x.legal_action_mask, m, g))(
-        s, maps, s.observation["blockade_map"]
-    )
-    return s._replace(observation=obs), ~valid
+    observed = jax.vmap(lambda x: _observe_layers(x._replace(observation={}), b, cfg, x.observation))(s)
+    return observed, ~valid
 
 
 def _select(where: jax.Array, x: State, y: State) -> State:
@@ -391,10 +400,18 @@ class CityOfGold:
             state = jax.jit(jax.vmap(env.step))(state, actions, keys)
     """
 
-    def __init__(self, pool: BoardPool, n_players: int = 4, max_turns: int = 1000, omniscient: bool = False):
+    def __init__(
+        self,
+        pool: BoardPool,
+        n_players: int = 4,
+        max_turns: int = 1000,
+        omniscient: bool = False,
+        auto_reset: bool = True,
+    ):
         self.pool = pool
         self.boards = Boards.from_pool(pool)
         self.cfg = Config(n_players, max_turns, omniscient)
+        self.auto_reset = auto_reset
 
     def init(self, key: jax.Array) -> State:
         """The game the key picks: schedule number ``u`` drawn from the key, the same game as the
@@ -403,9 +420,18 @@ class CityOfGold:
         return _new_game(u, i32(0), self.boards, self.cfg, self.pool.size)
 
     def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
-        """One transition with auto-reset to the env's next game of the schedule (the finished
-        game's rewards and flags stay readable). ``key`` is unused: draws come from the state."""
+        """One transition. With ``auto_reset`` a finished game is followed by the env's next game
+        of the schedule (the finished game's rewards and flags stay readable); without it, the
+        finished state stays (rewards zero), as pgx's ``step`` leaves it. ``key`` is unused: draws come from
+        the state.
+
+        Under ``vmap`` the auto-reset builds the next game for every env at every step (a
+        ``where``, not a branch), several times the cost of the step; :func:`batch_step` and
+        :func:`rollout` build next games only for the envs that finished."""
         s = step(state, action, self.boards, self.cfg)
+        if not self.auto_reset:  # a finished game stays as it ended, its rewards paid once
+            over = state.terminated | state.truncated
+            return jax.tree.map(functools.partial(jnp.where, over), state._replace(rewards=0 * s.rewards), s)
         fresh = _new_game(s.env, s.episode + 1, self.boards, self.cfg, self.pool.size)
         keep = fresh._replace(rewards=s.rewards, terminated=s.terminated, truncated=s.truncated)
         done = s.terminated | s.truncated
