@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import statistics
 import time
 
@@ -71,9 +72,10 @@ def report_jax(sizes: list[int], steps: int, repeats: int) -> None:
 
 def report_cost(sizes: list[int]) -> None:
     """XLA's own estimate for the compiled batch step: bytes of memory traffic and flops per
-    env-step, on this machine's backend. A proxy for the GPU (the step is memory-bound there):
-    a device's memory bandwidth over it gives the order of the env-steps per second it allows
-    (fusion differs between backends, so not a bound)."""
+    env-step, on this machine's backend, and its while loops (on a GPU each iteration waits for
+    the host to read the loop's condition). A rough proxy for a GPU: fusion differs between
+    backends, and XLA counts a gather's whole table and a scatter's whole operand (the batch
+    step scatters the pawn marks into the carried map in place), so not a bound."""
     from hexarena.games.cityofgold.fast import jax_engine as J
     from hexarena.games.cityofgold.fast.boards import BoardPool, default_pool_size
 
@@ -83,14 +85,17 @@ def report_cost(sizes: list[int]) -> None:
         with jax.enable_x64(True):
             state = J.batch_init(n, boards, cfg, pool.size)
             actions = jax.numpy.zeros(n, jax.numpy.int32)
-            cost = J._batch_step.lower(state, actions, boards, cfg, pool.size).compile().cost_analysis()
+            compiled = J._batch_step.lower(state, actions, boards, cfg, pool.size).compile()
+        cost, text = compiled.cost_analysis(), compiled.as_text()
         cost = cost[0] if isinstance(cost, list) else cost
+        loops = len(re.findall(r" while\(", text))
         traffic, flops = cost.get("bytes accessed", 0.0) / n, cost.get("flops", 0.0) / n
         state_bytes = sum(x.nbytes for x in jax.tree.leaves(state)) / n
         print(
             f"n={n:6d}  XLA estimate per env-step: {traffic / 1024:8.1f} KiB of memory traffic"
             f" ({traffic / state_bytes:4.1f}x the state), {flops:10,.0f} flops;"
-            f" 3.35 TB/s (an H100's bandwidth) over it: {3.35e12 / traffic:14,.0f} env-steps/s",
+            f" 3.35 TB/s (an H100's bandwidth) over it: {3.35e12 / traffic:14,.0f} env-steps/s;"
+            f" {loops} while loop(s)",
             flush=True,
         )
 
