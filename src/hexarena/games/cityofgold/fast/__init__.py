@@ -9,8 +9,10 @@
 * :mod:`.numba_vec`: the vectorised API of :mod:`..vec` on the CPU engine (``backend="cpu"``).
 * :mod:`.numba_cache`: stamps the kernels' on-disk cache with every file of the package, so an
   edit in any of them recompiles the kernels (numba alone checks the kernel's own file only).
-* :mod:`.jax_engine`: the pure functional JAX engine (``init`` / ``step`` over a pytree, batched
-  step with auto-reset, ``lax.scan`` rollouts); :mod:`.jax_vec`: ``backend="jax"``.
+* :mod:`.jax_rules` (state and rules of one env, without loops or scatters) and
+  :mod:`.jax_engine` (observation, ``init`` / ``step`` over a pytree, batched step with
+  auto-reset, ``lax.scan`` rollouts): the pure functional JAX engine; :mod:`.jax_vec`:
+  ``backend="jax"``.
 
 Map generation never runs inside a kernel: boards come from the pool, built on the host.
 """
