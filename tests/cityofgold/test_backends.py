@@ -48,10 +48,13 @@ def test_cpu_backend_equals_scalar(n_players, n_pieces, difficulty, max_turns, l
     assert seen["special"] and seen["shop"] and seen["move"] and seen["discard"]
 
 
-def test_cpu_backend_covers_wins_blockades_and_every_special():
+@pytest.mark.parametrize("backend", ["cpu", "jax"])
+def test_batched_backends_cover_wins_blockades_and_every_special(backend):
     """Bots win games and open blockades; eager players play every special."""
+    if backend == "jax":
+        pytest.importorskip("jax")
     seen = run_side_by_side(
-        "cpu", 8, 2500, seed=5, bots=4, eager=2, n_players=4, n_pieces=3, difficulty="easy", max_turns=1000
+        backend, 8, 2500, seed=5, bots=4, eager=2, n_players=4, n_pieces=3, difficulty="easy", max_turns=1000
     )
     assert seen["won"] >= 1 and seen["blockades"] >= 1 and seen["remove"] and seen["discard"]
     specials = [k for k in range(C.N_CARDS) if C.SPECIAL[k] != C.SPECIAL_NONE]
