@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The City of Gold GPU figures (issue 5) on a GPU machine with no package registry, such as this
+# workplace's device machine, whose image has Python 3.12 with a CUDA build of JAX but neither
+# city-of-gold 0.0.3 nor pydantic (which hexarena imports).
+#
+#   bash benchmarks/gpu.sh wheels   # here, with pip: the missing wheels into .whl/ (git-ignored)
+#   bash benchmarks/gpu.sh run      # there, with .whl/ carried: install them aside, then bench
+#
+# PY picks the interpreter for `run` (default python3); SIZES and STEPS the batch sizes and the
+# steps per timed call. The bench prints JAX's devices first: check it found the GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-python3}
+
+case "${1:-}" in
+wheels)
+    rm -rf .whl
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.12 \
+        --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+        --platform manylinux2014_x86_64 -d .whl \
+        city-of-gold==0.0.3 pydantic pydantic-core annotated-types typing-inspection
+    ls .whl
+    ;;
+run)
+    deps=$(mktemp -d)
+    "$PY" -m pip install --quiet --no-index --no-deps --target "$deps" .whl/*.whl
+    export PYTHONPATH="$deps:$PWD/src:$PWD" PYTHONUNBUFFERED=1
+    "$PY" -c 'import jax; print("jax", jax.__version__, jax.devices())'
+    "$PY" -m benchmarks.cityofgold_jax_bench --sizes "${SIZES:-1024,4096,16384,65536}" \
+        --steps "${STEPS:-100}" --repeats 3 --package-threads 0
+    "$PY" -m benchmarks.cityofgold_jax_bench --sizes "${SIZES:-1024,4096,16384,65536}" --cost
+    ;;
+*)
+    echo "usage: bash benchmarks/gpu.sh wheels|run" >&2
+    exit 2
+    ;;
+esac
