@@ -125,10 +125,6 @@ class State(NamedTuple):
     rng: jax.Array  # uint64 [2]: mix64(seed), counter
 
 
-def _set(s: State, **fields: Any) -> State:
-    return s._replace(**fields)
-
-
 # ------------------------------------------------------------------------ one-hot updates ---
 def _hit(shape: tuple[int, ...], index: tuple[Any, ...]) -> jax.Array:
     """True where the leading axes equal ``index`` (an index out of range hits nothing)."""
@@ -208,8 +204,7 @@ def _retire(s: State, used: jax.Array) -> State:
     nz = s.zones[p, ACTIVE_Z] > 0
     gone = nz & used & jnp.asarray(_SU, bool)
     z = add_at(add_at(s.zones, (p, ACTIVE_Z), -nz.astype(Z8)), (p, PLAYED_Z), (nz & ~gone).astype(Z8))
-    return _set(
-        s,
+    return s._replace(
         zones=z,
         removed=s.removed + gone,
         stats=add_at(s.stats, (p, ST_REMOVED), gone.sum(dtype=i32)),
@@ -275,8 +270,7 @@ def _next_turn(s: State, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
     or the end of the game; returns (state, done, truncated)."""
     p = s.current_player
     nxt = (p + 1) % cfg.n_players
-    s = _set(
-        s,
+    s = s._replace(
         res=jnp.zeros(3, i32),
         money2=i32(0),
         pending=i32(0),
@@ -294,8 +288,7 @@ def _next_turn(s: State, cfg: Config) -> tuple[State, jax.Array, jax.Array]:
     rewards = jnp.where(jnp.arange(4) < cfg.n_players, rewards, 0.0)
     truncated = ~won_round & (s.turn >= cfg.max_turns) & ~s.ending
     done = won_round | truncated
-    s = _set(
-        s,
+    s = s._replace(
         rewards=jnp.where(won_round, rewards, s.rewards),
         phase=jnp.where(done, DONE, s.phase).astype(i32),
     )
@@ -318,19 +311,18 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
     :class:`_Then` (whether the turn ends, the cards a special draws and then removes). The one
     draw serves a drawing special or the end of the turn (never both in one step)."""
     p = s.current_player
-    s = _set(s, stats=add_at(s.stats, (p, ST_STEPS), 1))
+    s = s._replace(stats=add_at(s.stats, (p, ST_STEPS), 1))
     false = jnp.bool_(False)
     nothing = _Then(false, i32(0), i32(0))
 
     def play(s: State) -> tuple[State, _Then]:
         k = a - PLAY
-        s = _set(s, zones=add_at(s.zones, (p, HAND_Z, k), -1), stats=add_at(s.stats, (p, ST_USES), 1))
+        s = s._replace(zones=add_at(s.zones, (p, HAND_Z, k), -1), stats=add_at(s.stats, (p, ST_USES), 1))
         moving = s.phase == MOVEMENT
         r = _retire(s, false)
-        r = _set(r, zones=add_at(r.zones, (p, ACTIVE_Z, k), 1), res=jnp.asarray(_RES, i32)[k])
+        r = r._replace(zones=add_at(r.zones, (p, ACTIVE_Z, k), 1), res=jnp.asarray(_RES, i32)[k])
         su = jnp.asarray(_SU, bool)[k]
-        m = _set(
-            s,
+        m = s._replace(
             money2=s.money2 + jnp.asarray(_MONEY2, i32)[k],
             removed=add_at(s.removed, (k,), su),
             stats=add_at(s.stats, (p, ST_REMOVED), su),
@@ -342,8 +334,7 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
         k = a - SPECIAL
         s = _retire(s, false)
         su = jnp.asarray(_SU, bool)[k]
-        s = _set(
-            s,
+        s = s._replace(
             res=jnp.zeros(3, i32),
             zones=add_at(add_at(s.zones, (p, HAND_Z, k), -1), (p, PLAYED_Z, k), ~su),
             removed=add_at(s.removed, (k,), su),
@@ -358,21 +349,20 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
             jnp.where(drawing, jnp.asarray(_DRAWN, i32)[k], 0),
             jnp.where(drawing, jnp.asarray(_REMOVES, i32)[k], 0),
         )
-        return _set(s, phase=phase.astype(i32)), then
+        return s._replace(phase=phase.astype(i32)), then
 
     def move(s: State) -> tuple[State, _Then]:
         m = a - MOVE
         pawn, d = m // 6, m % 6
         free = s.phase == NATIVE
         n, g, kind, amount = _target(s, b, s.pawns[p, pawn], d)
-        s = _set(s, phase=i32(MOVEMENT))
+        s = s._replace(phase=i32(MOVEMENT))
         symbol = ~free & (kind <= 3)
         cards = ~free & (kind > 3)
         used = s.zones[p, ACTIVE_Z].sum() > 0
         left = s.res[jnp.clip(kind - 1, 0, 2)] - amount
         paid = _retire(s, used & symbol)
-        paid = _set(
-            paid,
+        paid = paid._replace(
             res=jnp.where(symbol & (jnp.arange(3) == kind - 1), left, 0).astype(i32),
             stats=add_at(paid.stats, (p, ST_MACHETE + jnp.clip(kind - 1, 0, 2)), symbol),
             phase=jnp.where(cards, jnp.where(kind == 4, PAY_DISCARD, PAY_REMOVE), MOVEMENT).astype(i32),
@@ -382,20 +372,18 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
         opened = g >= 0
         arrive = ~opened & b.finish[s.board, n].astype(bool)
         cell = jnp.where(opened, s.pawns[p, pawn], jnp.where(arrive, -1, n))
-        s = _set(
-            s,
+        s = s._replace(
             holder=set_at(s.holder, (g,), p),  # g is -1 (no blockade): nothing changes
             stats=add_at(add_at(s.stats, (p, ST_BLOCKADES), opened), (p, ST_HEXES), ~opened),
             pawns=set_at(s.pawns, (p, pawn), cell),
         )
         home = arrive & (s.pawns[p, : cfg.n_pawns] < 0).all()
-        return _set(s, ending=s.ending | home), nothing._replace(ends=home)
+        return s._replace(ending=s.ending | home), nothing._replace(ends=home)
 
     def shop(s: State) -> tuple[State, _Then]:
         i = a - SHOP
         left = s.shop[i] - 1
-        s = _set(
-            s,
+        s = s._replace(
             shop=set_at(s.shop, (i,), left),
             zones=add_at(s.zones, (p, DISCARD_Z, jnp.asarray(_SHOP_CARDS)[i]), 1),
             stats=add_at(s.stats, (p, ST_ADDED), 1),
@@ -404,19 +392,17 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
         # A transmitter leaves an emptied stack's market slot; a purchase fills it while stock lasts.
         market = set_at(s.market, (i,), jnp.where(transmit, s.market[i], True) & (left > 0))
         phase = jnp.where(transmit, MOVEMENT, s.phase).astype(i32)
-        return _set(s, market=market, phase=phase), nothing._replace(ends=~transmit)
+        return s._replace(market=market, phase=phase), nothing._replace(ends=~transmit)
 
     def _paid_one(s: State) -> State:
         pending = s.pending - 1
         over = (pending <= 0) | (s.zones[p, HAND_Z].sum() == 0)
-        return _set(
-            s, pending=jnp.where(over, 0, pending), phase=jnp.where(over, MOVEMENT, s.phase).astype(i32)
-        )
+        phase = jnp.where(over, MOVEMENT, s.phase).astype(i32)
+        return s._replace(pending=jnp.where(over, 0, pending), phase=phase)
 
     def remove(s: State) -> tuple[State, _Then]:
         k = a - REMOVE
-        s = _set(
-            s,
+        s = s._replace(
             zones=add_at(s.zones, (p, HAND_Z, k), -1),
             removed=add_at(s.removed, (k,), 1),
             stats=add_at(s.stats, (p, ST_REMOVED), 1),
@@ -425,14 +411,14 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
 
     def discard(s: State) -> tuple[State, _Then]:
         k = a - DISCARD
-        s = _set(s, zones=add_at(add_at(s.zones, (p, HAND_Z, k), -1), (p, DISCARD_Z, k), 1))
+        s = s._replace(zones=add_at(add_at(s.zones, (p, HAND_Z, k), -1), (p, DISCARD_Z, k), 1))
         paid = _paid_one(s)
         return jax.tree.map(functools.partial(jnp.where, s.phase == PAY_DISCARD), paid, s), nothing
 
     def pass_(s: State) -> tuple[State, _Then]:
         to_buy = _retire(s, false)
-        to_buy = _set(to_buy, res=jnp.zeros(3, i32), money2=i32(0), phase=i32(BUYING))
-        leave = _set(s, pending=i32(0), phase=i32(MOVEMENT))
+        to_buy = to_buy._replace(res=jnp.zeros(3, i32), money2=i32(0), phase=i32(BUYING))
+        leave = s._replace(pending=i32(0), phase=i32(MOVEMENT))
         mv, buy = s.phase == MOVEMENT, s.phase == BUYING
         out = jax.tree.map(lambda x, y, z: jnp.where(mv, x, jnp.where(buy, y, z)), to_buy, s, leave)
         return out, nothing._replace(ends=buy)
@@ -447,10 +433,9 @@ def apply(s: State, a: jax.Array, b: Boards, cfg: Config) -> tuple[State, jax.Ar
     z = jnp.where(ends, cleaned, z)
     n = jnp.where(ends, jnp.maximum(0, C.HAND_SIZE - z[p, HAND_Z].sum()), then.draws)
     zones, rng = draw(z, s.rng, p, n)
-    s = _set(s, zones=zones, rng=rng)
+    s = s._replace(zones=zones, rng=rng)
     to_remove = (then.removes > 0) & (s.zones[p, HAND_Z].sum() > 0)
-    s = _set(
-        s,
+    s = s._replace(
         phase=jnp.where(to_remove, REMOVING, s.phase).astype(i32),
         pending=jnp.where(to_remove, then.removes, s.pending),
     )
