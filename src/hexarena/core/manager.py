@@ -297,6 +297,10 @@ class GameManager:
                 attempt.move = state.parse_move(reply.raw or "")
             except MoveParseError as exc:
                 attempt.error, attempt.message = "parse", str(exc)
+            except Exception as exc:  # a bug in a game's reader must not end the match
+                failed = f"{state.name}'s move reader failed: {exc!r}"
+                attempt.error = "parse"
+                attempt.message = f"could not read a move ({failed}); write {state.move_syntax}"
         return attempt
 
     def _timed(self, attempt: Attempt, role: str, t0: float) -> Attempt:
