@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,10 +15,10 @@ from rich.table import Table
 
 import hexarena
 from hexarena.core.config import MatchConfig, load_config, parse_config
-from hexarena.core.contract import GameState
+from hexarena.core.contract import GameState, OutcomeKind
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.manager import GameManager, MatchResult
-from hexarena.core.records import Record
+from hexarena.core.records import Record, unique_record_dir
 from hexarena.core.registry import game_class, list_games
 
 app = typer.Typer(
@@ -103,15 +104,30 @@ def _match_config(
     if max_rounds is not None:
         raw["manager"] = {**raw.get("manager", {}), "max_rounds": max_rounds}
     if out is not None or not raw.get("output", {}).get("dir"):
-        default = Path("runs") / f"{raw['game']['name']}-s{raw['game'].get('seed', 0)}"
-        raw["output"] = {**raw.get("output", {}), "dir": str(out or default)}
+        default = out or unique_record_dir("runs", raw["game"]["name"], raw)
+        raw["output"] = {**raw.get("output", {}), "dir": str(default)}
     if players:
         raise ConfigError("--players applies to a game name, not a config file (edit the file's players)")
     return parse_config(raw, target), raw
 
 
-def _run(config: MatchConfig, raw: dict[str, Any], quiet: bool = False) -> MatchResult:
-    """Run a match with a live progress line; return its result."""
+def _run(
+    config: MatchConfig | None,
+    raw: dict[str, Any],
+    quiet: bool = False,
+    force: bool = False,
+    resume: Path | None = None,
+) -> MatchResult:
+    """Run (or resume) a match with a live progress line; return its result.
+
+    With a person playing there is no progress line (it would be drawn over their typing):
+    every accepted move is printed as a line instead.
+    """
+    if resume is not None or config is None:
+        manager = GameManager.resume(resume or Path("."))
+    else:
+        manager = GameManager(config, raw_config=raw, force=force)
+    human = any(p.type == "human" for p in manager.config.players)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -119,16 +135,19 @@ def _run(config: MatchConfig, raw: dict[str, Any], quiet: bool = False) -> Match
         TextColumn("{task.fields[last]}"),
         TimeElapsedColumn(),
         console=console,
-        disable=quiet,
+        disable=quiet or human,
         transient=True,
     )
     with progress:
-        task = progress.add_task(config.game.name, total=None, last="")
+        task = progress.add_task(manager.config.game.name, total=None, last="")
 
         def on_move(state: GameState, role: str, text: str) -> None:
             progress.update(task, advance=1, last=f"{role}: {text[:50]}")
+            if human and not quiet:
+                console.print(f"[dim]{len(state.history)}.[/dim] {role}: {text}", highlight=False)
 
-        return GameManager(config, raw_config=raw, on_move=on_move).start()
+        manager.on_move = on_move
+        return manager.start()
 
 
 def _summary(result: MatchResult) -> None:
@@ -156,27 +175,54 @@ def _summary(result: MatchResult) -> None:
     console.print(f"{result.moves} moves, {rounds} rounds, {result.time_s:.2f}s ({rate:,.0f} moves/s)")
     if result.record_dir:
         console.print(f"record: {result.record_dir}  (watch it: hexarena view {result.record_dir})")
+    if outcome.kind is OutcomeKind.INTERRUPTED and result.record_dir:
+        console.print(f"continue it with: hexarena play --resume {result.record_dir}")
 
 
 @app.command()
 def play(
     target: Annotated[
-        str, typer.Argument(help="A game name (see `hexarena list`) or a config file (.yaml/.toml/.json).")
-    ],
+        str | None,
+        typer.Argument(help="A game name (see `hexarena list`) or a config file (.yaml/.toml/.json)."),
+    ] = None,
     players: Annotated[
         str | None, typer.Option(help="Comma-separated player types, one per role, e.g. heuristic,random.")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Game seed.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Record directory (default runs/GAME-sSEED).")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Record directory (default runs/GAME-TIME-HASH, always a new one).")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the record already in --out (it is cleared first).")
+    ] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Continue the interrupted match recorded in this directory (same players, seeds)."),
+    ] = None,
     param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="Game parameter key=value (repeatable).")
+        list[str] | None,
+        typer.Option(
+            "--param", "-p", help="Game parameter key=value (repeatable); players=N seats N players."
+        ),
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (ends as truncated).")] = None,
     quiet: Annotated[bool, typer.Option(help="No live progress display.")] = False,
 ) -> None:
-    """Play one match and write its record."""
-    config, raw = _match_config(target, players, seed, out, param or [], max_rounds)
-    _summary(_run(config, raw, quiet))
+    """Play one match and write its record (Ctrl-C stops it; --resume continues it)."""
+    if resume is not None:
+        if target is not None or players or seed is not None or out or param or max_rounds is not None:
+            raise ConfigError(
+                "--resume takes only the record directory: the match keeps its recorded settings"
+            )
+        result = _run(None, {}, quiet, resume=resume)  # type: ignore[arg-type]
+    elif target is None:
+        raise ConfigError("play needs a game name or a config file (or --resume DIR)")
+    else:
+        config, raw = _match_config(target, players, seed, out, param or [], max_rounds)
+        result = _run(config, raw, quiet, force)
+    _summary(result)
+    if result.interrupted_by:
+        raise typer.Exit(128 + signal.Signals[result.interrupted_by].value)
 
 
 @app.command()
@@ -192,6 +238,8 @@ def replay(
     if outcome is not None and outcome != recorded:
         raise HexarenaError(f"{record}: replay ends {outcome}, the record says {recorded}")
     console.print(f"[green]ok[/green]: {len(state.history)} moves replayed; the record's end: {recorded}")
+    if recorded.kind is OutcomeKind.INTERRUPTED:
+        console.print(f"the match was interrupted; continue it with: hexarena play --resume {record}")
     if show:
         console.print(state.render_text(), markup=False, highlight=False)
 
@@ -238,7 +286,7 @@ def demo(
         kinds = [bot] + ["random"] * (len(roles) - 1)
         console.rule(f"{name}: {', '.join(kinds)}")
         config, raw = _match_config(name, ",".join(kinds), seed, out / name, [], None)
-        _summary(_run(config, raw))
+        _summary(_run(config, raw, force=True))  # the demo replaces its own records
         pages.append(viewer.export_html(out / name, out / name / "replay.html"))
     console.rule("replays")
     for page in pages:
