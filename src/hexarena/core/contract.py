@@ -267,6 +267,10 @@ class GameState(ABC):
             text += " Legal now, for example: " + "; ".join(examples) + "."
         return MoveParseError(text)
 
+    def describe_move(self, move: Move) -> str:
+        """A short note on what a legal move does (where it leads), shown after it in lists."""
+        return ""
+
     def move_examples(self, limit: int = 4) -> list[str]:
         """Up to ``limit`` legal moves as text, one per kind (the first word of the move)."""
         if self.validate_game() is not None:

@@ -318,10 +318,14 @@ class CityOfGoldState(GameState):
             status = f"Current resources: machete {g.res[0]}, paddle {g.res[1]}, coin {g.res[2]}."
         if g.pending:
             status += f" Still to pay/remove: {g.pending} card(s)."
-        moves = [f"  {self.format_move(a)}{self._describe(a)}" for a in legal_actions(g)]
-        return status + "\nLegal moves:\n" + "\n".join(moves)
+        return status
 
-    def _describe(self, action: int) -> str:
+    def describe_move(self, move: Move) -> str:
+        """Where a pawn move leads (terrain, position, distance to El Dorado) or what it opens."""
+        try:
+            action = self.action_of(move)
+        except IllegalMoveError:
+            return ""
         kind, arg = action_kind(action)
         g = self.game
         if kind != "move":

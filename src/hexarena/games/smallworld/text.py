@@ -127,8 +127,4 @@ def render_observation(obs: Mapping[str, Any], roles: list[str], rules_hint: str
         lines.append("Conquest costs now: " + ", ".join(f"{k}:{v}" for k, v in costs.items()))
     if rules_hint:
         lines.append(rules_hint)
-    legal = obs.get("legal_actions") or []
-    if legal:
-        lines.append(f"Legal moves ({len(legal)}), reply with one line exactly as written:")
-        lines += ["  " + format_action(a) for a in legal]
     return "\n".join(lines)
