@@ -19,7 +19,7 @@ from hexarena.core.contract import GameState, OutcomeKind
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.manager import GameManager, MatchResult
 from hexarena.core.records import Record, unique_record_dir
-from hexarena.core.registry import game_class, list_games
+from hexarena.core.registry import game_class, game_params, list_games
 
 app = typer.Typer(
     help="Hex-map strategy games for AI agents.",
@@ -81,9 +81,9 @@ def _match_config(
         raw = dict(load_config(target)[1])
     else:
         cls = game_class(target)
-        game_params = {**cls.demo_params, **_parse_params(params)}
+        chosen = {**cls.demo_params, **game_params(cls, _parse_params(params))}
         try:
-            roles = cls.new(seed=seed or 0, **game_params).all_roles()
+            roles = cls.new(seed=seed or 0, **chosen).all_roles()
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"{target} parameters: {exc}") from None
         kinds = players.split(",") if players else ["random"] * len(roles)
@@ -92,7 +92,7 @@ def _match_config(
                 f"{target} has {len(roles)} roles ({', '.join(roles)}); --players lists {len(kinds)}"
             )
         raw = {
-            "game": {"name": target, "seed": seed or 0, "params": game_params},
+            "game": {"name": target, "seed": seed or 0, "params": chosen},
             "players": [
                 {"type": k.strip(), "roles": [r], "seed": i}
                 for i, (k, r) in enumerate(zip(kinds, roles, strict=True))

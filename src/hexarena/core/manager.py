@@ -41,7 +41,7 @@ from hexarena.core.errors import (
 from hexarena.core.interrupt import InterruptGuard, MatchInterrupted
 from hexarena.core.players import Player, Reply
 from hexarena.core.records import CONFIG, Record, RecordWriter
-from hexarena.core.registry import game_class
+from hexarena.core.registry import game_class, game_params
 from hexarena.core.rng import Rng, derive_seed
 
 #: Called after every accepted move with (state, role, move text); the CLI draws progress with it.
@@ -186,7 +186,7 @@ class GameManager:
         cfg = self.config.game
         cls = game_class(cfg.name)
         try:
-            state = cls.new(seed=cfg.seed, **cfg.params)
+            state = cls.new(seed=cfg.seed, **game_params(cls, cfg.params))
         except TypeError as exc:
             raise ConfigError(f"game.params: {exc}") from exc
         except ValueError as exc:
