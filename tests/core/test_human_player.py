@@ -5,8 +5,10 @@ played from scripted input through ``hexarena play`` without losing a move."""
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,49 @@ def test_a_whole_small_world_game_as_a_person_through_the_cli(tmp_path):
     assert "reply with one line exactly as written" not in screen  # no second listing of the moves
     assert "blue: " in screen  # the opponent's moves are shown as lines
     assert "\r" not in screen, "a progress line was drawn while a person was typing"
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup-system.sh)")
+def test_small_world_in_a_real_terminal(tmp_path):
+    """tmux: the board and the move summary fit on one screen, no progress line under the prompt,
+    commands and a typo cost nothing; then `quit` resigns."""
+    socket = f"hexarena-test-{os.getpid()}"
+    tmux = ["tmux", "-L", socket]
+    env = f"PYTHONPATH={ROOT / 'src'}"
+    play = f"{sys.executable} -m hexarena play smallworld --players human,heuristic -p players=2 --out rec"
+    shell = f"cd {tmp_path} && env {env} {play}; echo EXIT=$? > exit.txt; sleep 60"
+    subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "110", "-y", "60", shell], check=True)
+
+    def screen() -> str:
+        return subprocess.run([*tmux, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True).stdout
+
+    def at_prompt() -> str | None:
+        text = screen()
+        lines = [line for line in text.splitlines() if line.strip()]
+        return text if lines and lines[-1].strip() in ("red>", "Resign this game? [y/N]") else None
+
+    answers = ["help", "moves", "CONQUR 5", "1", "board", "1", "1", "quit", "y"]
+    boards = []
+    try:
+        for answer in answers:
+            deadline = time.monotonic() + 60
+            while (text := at_prompt()) is None:
+                assert time.monotonic() < deadline, screen()
+                time.sleep(0.05)
+            if "Legal moves (" in text and "Small World, turn" in text:
+                boards.append(text)
+            assert "━" not in text, "a progress bar is drawn under the prompt"
+            subprocess.run([*tmux, "send-keys", "-t", "t", answer, "Enter"], check=True)
+            while at_prompt() == text:  # wait for the answer to be taken
+                assert time.monotonic() < deadline, screen()
+                time.sleep(0.02)
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "exit.txt").is_file():
+            assert time.monotonic() < deadline, screen()
+            time.sleep(0.05)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    assert boards, "the board and the move summary were never on screen together"
+    result = json.loads((tmp_path / "rec" / "result.json").read_text())
+    assert result["outcome"]["kind"] == "forfeit" and "red resigned" in result["outcome"]["reason"]
+    assert result["invalid"]["red"] == 0 and result["moves"] >= 3
