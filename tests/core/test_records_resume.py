@@ -137,8 +137,18 @@ def test_interrupt_in_process_then_resume_through_the_api(tmp_path):
     assert result.interrupted_by == "SIGINT"
     with (tmp_path / "rec" / "turns.jsonl").open("a") as fh:  # a line torn by a kill mid-write
         fh.write('{"event":"attempt","tur')
+
+    def crash_at_move_8(view):  # a crash in the resumed run: like a kill, it writes no end
+        if len(view.history) == 8:
+            raise RuntimeError("power cut")
+        return view.legal_moves()[0]
+
+    with pytest.raises(RuntimeError):
+        resume_match(tmp_path / "rec", players={"red": CallablePlayer(crash_at_move_8)})
+    crashed = Record.load(tmp_path / "rec")  # the first stop's result.json must not be read back
+    assert crashed.unfinished and len(crashed.replay().history) == 8
     finished = resume_match(tmp_path / "rec", players={"red": CallablePlayer(lambda v: v.legal_moves()[0])})
-    assert finished.outcome.kind.value == "win" and finished.moves > 4
+    assert finished.outcome.kind.value == "win" and finished.moves > 8
     assert len(Record.load(tmp_path / "rec").replay().history) == finished.moves
 
 

@@ -239,7 +239,7 @@ class GameManager:
         for player in _unique(self.players.values()):
             player.reset(tuple(r for r, p in self.players.items() if p is player), state.seed)
         started = time.perf_counter()
-        signame = None
+        signame, outcome = None, None
         with self._guard:
             try:
                 with self._guard.critical():
@@ -249,13 +249,15 @@ class GameManager:
                 final, outcome = self.run_game_loop(self._state)
             except KeyboardInterrupt as exc:
                 signame = exc.signame if isinstance(exc, MatchInterrupted) else "SIGINT"
-                final = self._state
-                reason = f"interrupted by {signame} after {len(final.history)} moves"
-                outcome = Outcome(OutcomeKind.INTERRUPTED, reason, final.get_scores())
             finally:
-                for player in _unique(self.players.values()):
-                    player.close()
+                with self._guard.critical(deliver=False):  # a second Ctrl-C cannot cut the cleanup
+                    for player in _unique(self.players.values()):
+                        player.close()
             with self._guard.critical(deliver=False):
+                if outcome is None:
+                    final = self._state
+                    reason = f"interrupted by {signame} after {len(final.history)} moves"
+                    outcome = Outcome(OutcomeKind.INTERRUPTED, reason, final.get_scores())
                 return self._finish(final, outcome, time.perf_counter() - started, signame)
 
     def _finish(self, final: GameState, outcome: Outcome, time_s: float, signame: str | None) -> MatchResult:

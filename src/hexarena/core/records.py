@@ -93,8 +93,10 @@ class RecordWriter:
         self, directory: str | Path, *, frames: bool = True, force: bool = False, resume: bool = False
     ) -> None:
         self.dir = Path(directory) if resume else prepare_record_dir(directory, force=force)
-        if resume:
+        if resume:  # unfinished again until the end: a kill now must not leave a stale end behind
             _cut_torn_tail(self.dir / TURNS)
+            (self.dir / RESULT).unlink(missing_ok=True)
+            (self.dir / FINAL).unlink(missing_ok=True)
         self._turns: IO[str] = (self.dir / TURNS).open("a" if resume else "w", encoding="utf-8")
         self._frames: IO[str] | None = (self.dir / FRAMES).open("w", encoding="utf-8") if frames else None
         self._encoder = FrameEncoder()
