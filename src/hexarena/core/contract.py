@@ -462,9 +462,10 @@ def quote_reply(text: Any, limit: int = 60) -> str:
 
 
 def move_kind(text: str) -> str:
-    """The kind of a move written as text: its first word (``CONQUER 14`` -> ``CONQUER``)."""
-    word = re.match(r"[^\W\d]+", text.lstrip('{["'))
-    return word.group(0) if word else text
+    """The kind of a move written as text: its first word (``CONQUER 14`` -> ``CONQUER``,
+    ``{"tech": [...]}`` -> ``tech``), or "" where it has none (a cell such as ``c5``)."""
+    first = text.split(maxsplit=1)[0].strip("{[\"':,") if text.strip() else ""
+    return first if re.fullmatch(r"[^\W\d]+", first) else ""
 
 
 def new_setup(game: str, seed: int, params: Mapping[str, Any] | None = None) -> Setup:
