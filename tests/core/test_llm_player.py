@@ -56,7 +56,7 @@ def test_llm_finishes_a_game_and_corrects_an_illegal_move_after_feedback(tmp_pat
     illegal = [a for a in attempts if a["error"] == "illegal"]
     assert len(illegal) == 1 and illegal[0]["raw"] == "a1" and "already taken" in illegal[0]["message"]
     assert illegal[0]["meta"]["reply"].startswith("I pick the centre.")
-    assert srv.headers[0]["Authorization"] == "Bearer sk-test"
+    assert srv.headers[0]["authorization"] == "Bearer sk-test"
     assert Record.load(tmp_path).replay().validate_game() == result.outcome
 
 

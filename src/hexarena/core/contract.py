@@ -228,6 +228,15 @@ class GameState(ABC):
             return move
         return json.dumps(thaw(move), sort_keys=True, separators=(", ", ": "))
 
+    def describe_move(self, move: Move) -> str:
+        """What the other roles learn of ``move``, the move that led to this state, as one line.
+
+        The manager shows these lines to players as what happened since their last turn. The
+        default is the move's text; a game overrides it to tell more (what a conquest took) or
+        less (a move with hidden parts).
+        """
+        return self.format_move(move)
+
     def parse_move(self, text: str) -> Move:
         """Read a move from a player's text; raise :class:`MoveParseError` if it is not one.
 
