@@ -113,7 +113,6 @@ def test_client_errors_and_unreachable_server():
 
 
 def test_prompt_has_rules_state_moves_and_feedback():
-    import hexarena
 
     view = hexarena.make("hex", size=3).apply("a1").apply("a1").query_game()
     messages, listed = LLMPlayer("m").build_messages(view)

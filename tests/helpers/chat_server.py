@@ -9,6 +9,7 @@ Ready-made responders: :func:`chat_answer`, :func:`tool_answer`, :func:`error`, 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -77,7 +78,11 @@ class ChatServer:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+            protocol_version = "HTTP/1.1"  # keep-alive, as real servers
+
+            def setup(self) -> None:
+                super().setup()  # no Nagle delay between the header and the body writes
+                self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

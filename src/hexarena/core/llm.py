@@ -149,9 +149,6 @@ class LLMPlayer(Player):
     def reset(self, roles: tuple[str, ...], seed: int) -> None:
         self.mode = self.reply_mode
 
-    def close(self) -> None:
-        self.client.close()
-
     # -------------------------------------------------------------------------- prompt ---
     def build_messages(self, view: GameState) -> tuple[list[dict[str, str]], tuple[Any, ...]]:
         """The chat messages for this view (in the current reply mode), and the moves they number."""
