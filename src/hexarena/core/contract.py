@@ -155,7 +155,8 @@ class GameState(ABC):
     Hooks a game must implement: :meth:`new`, :meth:`advance`, :meth:`roles_for`,
     :meth:`validate_game`, :meth:`get_scores`, :meth:`render_text`, :meth:`all_roles`.
     Optional hooks: :meth:`redact` (hidden information), :meth:`legal_moves`,
-    :meth:`parse_move`, :meth:`format_move`, :meth:`frame`, :meth:`rounds_played`.
+    :meth:`parse_move`, :meth:`format_move`, :meth:`describe_move`, :meth:`frame`,
+    :meth:`rounds_played`.
     """
 
     environment: Any

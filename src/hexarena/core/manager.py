@@ -10,7 +10,9 @@ Three kinds of failure are kept apart in :meth:`GameManager.process_turn`:
   match at once with ``Outcome.kind == "error"`` naming the cause: never a loss or a forfeit;
 * **parse** errors (a reply that is no move at all) and **illegal** moves (a move the rules
   reject) count as attempts; the rejection message goes back to the player on the retry;
-* **timeouts** and other player failures count as attempts too.
+* **timeouts** and other player failures count as attempts too. A per-move timeout cancels an
+  LLM's request (it is then a transport failure); other players run in a daemon thread that is
+  abandoned on timeout (see :meth:`Player.act_within`), so nothing keeps the process alive.
 
 When a player runs out of attempts for a turn, or of invalid moves for the game, the configured
 policy applies: forfeit, a random legal move, or abort.
@@ -59,7 +61,7 @@ class Attempt:
     attempt: int
     raw: str | None = None
     move: Any = None
-    error: str | None = None  # None, "transport", "parse", "illegal", "timeout", "player"
+    error: str | None = None  # None, "transport", "api", "parse", "illegal", "timeout", "player"
     message: str | None = None
     latency_ms: float = 0.0
     meta: Mapping[str, Any] = field(default_factory=dict)
@@ -88,11 +90,7 @@ class MatchResult:
             "game": state.name,
             "seed": state.seed,
             "params": dict(config.game.params),
-            "players": [
-                {**p.describe(), "roles": roles, "usage": _sum_usage(self.usage, roles)}
-                for p in _unique(players.values())
-                for roles in [[r for r, q in players.items() if q is p]]
-            ],
+            "players": [self._player_json(p, players) for p in _unique(players.values())],
             "roles": list(state.all_roles()),
             "outcome": self.outcome.to_json(),
             "scores": dict(self.outcome.scores),
@@ -104,6 +102,18 @@ class MatchResult:
             "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         }
 
+    def _player_json(self, player: Player, players: Mapping[str, Player]) -> dict[str, Any]:
+        """What the record says of one player: its description, roles and usage (summed over
+        its roles; latency rounded to the millisecond)."""
+        roles = [r for r, q in players.items() if q is player]
+        usage: dict[str, float] = {}
+        for role in roles:
+            for key, value in self.usage.get(role, {}).items():
+                usage[key] = usage.get(key, 0) + value
+        if "latency_s" in usage:
+            usage["latency_s"] = round(usage["latency_s"], 3)
+        return {**player.describe(), "roles": roles, "usage": usage}
+
 
 def _unique(players: Any) -> list[Player]:
     seen: list[Player] = []
@@ -111,17 +121,6 @@ def _unique(players: Any) -> list[Player]:
         if all(p is not q for q in seen):
             seen.append(p)
     return seen
-
-
-def _sum_usage(usage: Mapping[str, Mapping[str, float]], roles: list[str]) -> dict[str, float]:
-    """One player's usage: the sum over its roles (latency rounded to the millisecond)."""
-    total: dict[str, float] = {}
-    for role in roles:
-        for key, value in usage.get(role, {}).items():
-            total[key] = total.get(key, 0) + value
-    if "latency_s" in total:
-        total["latency_s"] = round(total["latency_s"], 3)
-    return total
 
 
 class _Exhausted(Exception):
