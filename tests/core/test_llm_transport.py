@@ -214,3 +214,45 @@ def test_cli_quick_llm_match_shows_tokens_latency_and_cost(tmp_path):
 def test_cli_llm_player_needs_a_model(tmp_path):
     code, out, _ = hexarena("play", "hex", "--players", "llm,random", "--out", str(tmp_path / "r"))
     assert code == 2 and "needs a model" in out and "Traceback" not in out
+
+
+def test_llm_players_in_threads_and_inside_a_running_event_loop(tmp_path):
+    """Each thread has its own loop and clients; from inside a running loop (a notebook) the
+    request runs on a joined helper thread."""
+    import asyncio
+    import threading
+
+    with ChatServer(first_legal) as srv:
+        results = {}
+
+        def run(name):
+            results[name] = play_match(config(srv.base_url, tmp_path / name))
+
+        threads = [threading.Thread(target=run, args=(f"t{i}",)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+
+        async def notebook():
+            return play_match(config(srv.base_url, tmp_path / "nb"))
+
+        results["nb"] = asyncio.run(notebook())
+    assert {r.outcome.kind.value for r in results.values()} == {"win"} and len(results) == 3
+    assert all(r.usage["red"]["requests"] >= 2 for r in results.values())
+
+
+def test_a_hung_bot_does_not_keep_the_process_alive(tmp_path):
+    code = (
+        "import time\n"
+        "from hexarena.core.manager import play_match\n"
+        "from hexarena.core.players import CallablePlayer\n"
+        "cfg = {'game': {'name': 'hex', 'params': {'size': 3}}, 'players': [{'type': 'random'}] * 2,\n"
+        "       'manager': {'per_move_timeout_s': 0.2, 'max_attempts_per_turn': 1}}\n"
+        "r = play_match(cfg, players={'red': CallablePlayer(lambda view: time.sleep(60))})\n"
+        "print(r.outcome.kind.value, time.time())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    kind, ended = proc.stdout.split()
+    assert proc.returncode == 0 and kind == "forfeit", proc.stderr
+    assert time.time() - float(ended) < 2.0  # the sleeping daemon thread is abandoned, not joined

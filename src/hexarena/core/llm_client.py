@@ -53,7 +53,7 @@ class _Session(threading.local):
     def client(self, base_url: str, api_key: str) -> tuple[asyncio.Runner, Any]:
         if self.runner is None:
             self.runner, self.clients = asyncio.Runner(), {}
-            atexit.register(self.close)
+            atexit.register(_close, self.runner, self.clients)
         if (base_url, api_key) not in self.clients:
             import openai  # imported on first use: the CLI starts faster without it
 
@@ -62,11 +62,15 @@ class _Session(threading.local):
             )
         return self.runner, self.clients[base_url, api_key]
 
-    def close(self) -> None:
-        if self.runner is not None:
-            for client in self.clients.values():
-                self.runner.run(client.close())
-            self.runner.close()
+
+def _close(runner: asyncio.Runner, clients: dict[tuple[str, str], Any]) -> None:
+    """At exit: close one thread's clients (their connections) and its loop."""
+    try:
+        for client in clients.values():
+            runner.run(client.close())
+        runner.close()
+    except RuntimeError:  # that thread is still inside a request (a daemon thread at exit)
+        pass
 
 
 _SESSION = _Session()
