@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -87,7 +88,9 @@ def _player_entry(spec: str, llm: dict[str, str | None] | None) -> dict[str, Any
     model, _, base_url = rest.partition("@")
     model, base_url = model or llm.get("model"), base_url or llm.get("base_url")
     if not model:
-        raise ConfigError(f"--players: {spec!r} needs a model: llm:MODEL[@BASE_URL] or --model MODEL")
+        raise ConfigError(
+            f"--players: {spec!r} needs a model: llm:MODEL, llm:MODEL@BASE_URL or --model MODEL"
+        )
     entry: dict[str, Any] = {"type": "llm", "name": model, "model": model}
     if base_url:
         entry["base_url"] = base_url
@@ -237,6 +240,8 @@ def play(
     refused the requests; the cause is printed), 2 for a usage or config error.
     """
     llm = {"model": model, "base_url": base_url, "api_key_env": api_key_env}
+    if target.endswith(CONFIG_SUFFIXES) and any(llm.values()):
+        raise ConfigError("--model, --base-url and --api-key-env apply to a game name, not a config file")
     config, raw = _match_config(target, players, seed, out, param or [], max_rounds, llm)
     result = _run(config, raw, quiet)
     _summary(result)
@@ -250,7 +255,8 @@ EXIT_MATCH_ERROR = 3
 def _exit_if_errored(result: MatchResult) -> None:
     """An errored match (infrastructure failure or an abort) prints its cause and exits 3."""
     if result.outcome.kind is OutcomeKind.ERROR:
-        console.print(f"[red]match error:[/red] {result.outcome.reason}", highlight=False, soft_wrap=True)
+        reason = escape(result.outcome.reason)  # a server's message may hold [brackets]
+        console.print(f"[red]match error:[/red] {reason}", highlight=False, soft_wrap=True)
         raise typer.Exit(EXIT_MATCH_ERROR)
 
 

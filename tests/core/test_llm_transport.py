@@ -183,13 +183,13 @@ def test_cli_exits_soon_after_a_match_against_a_hung_server(tmp_path):
 
 
 def test_cli_quick_llm_match_reads_the_key_from_the_environment(tmp_path):
-    with ChatServer(script([error(401, "invalid api key")])) as srv:
+    with ChatServer(script([error(401, "invalid api key [check it]")])) as srv:
         code, out, _ = hexarena(
             "play", "hex", "-p", "size=3", "--players", f"llm:test-model@{srv.base_url},random",
             "--out", str(tmp_path / "rec"), "--quiet", "--api-key-env", "HEXARENA_TEST_KEY",
             env={"HEXARENA_TEST_KEY": "sk-cli-secret"},
         )  # fmt: skip
-    assert code == 3 and f"HTTP 401 from {srv.url}: invalid api key" in " ".join(out.split()), out
+    assert code == 3 and f"HTTP 401 from {srv.url}: invalid api key [check it]" in " ".join(out.split()), out
     assert srv.headers[0]["authorization"] == "Bearer sk-cli-secret"
     assert srv.requests[0]["model"] == "test-model"
     for f in (tmp_path / "rec").iterdir():
@@ -211,9 +211,14 @@ def test_cli_quick_llm_match_shows_tokens_latency_and_cost(tmp_path):
     assert f"{10 * moves}/{3 * moves}" in out
 
 
-def test_cli_llm_player_needs_a_model(tmp_path):
-    code, out, _ = hexarena("play", "hex", "--players", "llm,random", "--out", str(tmp_path / "r"))
-    assert code == 2 and "needs a model" in out and "Traceback" not in out
+def test_cli_llm_options_are_checked(tmp_path):
+    for args, expected in [
+        (["hex", "--players", "llm,random"], "needs a model: llm:MODEL, llm:MODEL@BASE_URL or --model MODEL"),
+        (["hex", "--players", "random:x,random"], "only llm takes a model"),
+        ([write_config(tmp_path, config("http://x/v1", tmp_path)), "--model", "m"], "apply to a game name"),
+    ]:
+        code, out, _ = hexarena("play", *args, "--out", str(tmp_path / "r"))
+        assert code == 2 and expected in " ".join(out.split()) and "Traceback" not in out, out
 
 
 def test_llm_players_in_threads_and_inside_a_running_event_loop(tmp_path):
