@@ -343,7 +343,7 @@ class GameManager:
         self._jitter = random.Random(derive_seed(state.seed, "transport-jitter"))
         self._usage: dict[str, dict[str, float]] = {r: {} for r in state.all_roles()}
         self._error: dict[str, str] | None = None
-        self._events: list[tuple[str, str]] = []  # (role, public text) of every accepted move
+        self._events: list[FrozenMap[str, str]] = []  # {role, text} of every accepted move
         self._last_moved: dict[str, int] = {}  # role -> len(self._events) after its last move
 
     def _transport_failed(self, attempt: Attempt, exc: InfrastructureError, retry: int, spent: float) -> None:
@@ -402,8 +402,9 @@ class GameManager:
         """The view with the other roles' moves since ``role`` last moved (``since_last_turn``)."""
         recent = self._events[self._last_moved.get(role, 0) :]
         omitted = max(0, len(recent) - MAX_RECENT_EVENTS)
-        events = tuple(FrozenMap(role=r, text=t) for r, t in recent[omitted:])
-        context = view.context.update(since_last_turn=events, since_last_turn_omitted=omitted)
+        context = view.context.update(
+            since_last_turn=tuple(recent[omitted:]), since_last_turn_omitted=omitted
+        )
         return view.replace(context=context)
 
     def _view(self, state: GameState, role: str) -> GameState:
@@ -425,7 +426,7 @@ class GameManager:
 
     def _accept(self, state: GameState, role: str, player: Player, move: Any, turn: int) -> None:
         text = state.format_move(move)
-        self._events.append((role, state.describe_move(move)))
+        self._events.append(FrozenMap(role=role, text=state.describe_move(move)))
         self._last_moved[role] = len(self._events)
         if self.record:
             self.record.event("move", turn=turn, role=role, player=player.name, move=move, text=text)
