@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import importlib.util
 import json
 import threading
 import time
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from hexarena.core.errors import ApiRequestError, TransportError
+from hexarena.core.errors import ApiRequestError, ConfigError, TransportError
 
 #: HTTP statuses worth retrying: request timeout, conflict, too early, rate limit; and every 5xx.
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
@@ -80,6 +81,8 @@ class ChatClient:
     """Talks to ``{base_url}/chat/completions`` (the connections are shared, see above)."""
 
     def __init__(self, base_url: str, api_key: str | None) -> None:
+        if importlib.util.find_spec("openai") is None:
+            raise ConfigError("the llm player needs the openai package: pip install 'hexarena[llm]'")
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
         self._api_key = api_key or "no-key"
