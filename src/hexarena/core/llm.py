@@ -225,7 +225,8 @@ class LLMPlayer(Player):
                 meta["fallback"] = f"{self.mode} mode refused, using text mode: {exc}"
                 self.mode = "text"
         reply = answer.tool_arguments if answer.tool_arguments is not None else answer.text
-        meta.update(reply=answer.text, mode=self.mode, usage=self._usage(answer))
+        # the text the model wrote; a tool call's arguments where it wrote none (the viewer shows it)
+        meta.update(reply=answer.text or reply, mode=self.mode, usage=self._usage(answer))
         if answer.tool_arguments is not None:
             meta["tool_arguments"] = answer.tool_arguments
         return Reply(raw=self.extract_move(reply, listed, view), meta=meta)
