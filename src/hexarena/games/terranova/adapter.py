@@ -185,6 +185,10 @@ class TerraNovaState(GameState):
         obs, me = self._obs(self.roles[0])
         return tuple(FrozenMap(m) if isinstance(m, dict) else m for m in tn_moves.menu(obs, me))
 
+    def describe_move(self, move: Move) -> str:
+        """Other civilizations see the effects on the map, not the mover's choices."""
+        return "took its turn"
+
     def render_text(self, role: str | None = None) -> str:
         tb = load_tables()
         env: TerraNovaEnv = self.environment
