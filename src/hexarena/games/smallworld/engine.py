@@ -352,13 +352,14 @@ class SmallWorldGame:
         while True:
             if gs.phase_queue and gs.phase_queue[0] is phase:
                 gs.phase_queue.pop(0)
-            gs.phase = phase
+            entering, gs.phase = gs.phase is not phase, phase
             pid = gs.current_player
             active = gs.players[pid].active
             if phase is Phase.GHOUL_CONQUEST:
                 ghouls = ghoul_pool(gs, pid)
                 assert ghouls is not None
-                self._ready_troops(ghouls)
+                if entering:  # once per turn: after a conquest the phase is re-entered
+                    self._ready_troops(ghouls)
                 return
             if phase is Phase.CONQUEST:
                 assert active is not None  # a combo was picked or the race expanded
