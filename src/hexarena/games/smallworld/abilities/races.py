@@ -45,7 +45,6 @@ class AmazonsAbility(AbilityHook):
         assert active is not None
         got = gs.take_from_tray(RaceName.AMAZONS, AMAZON_EXTRA_TOKENS)
         active.tokens_in_hand += got
-        active.total_tokens += got
 
     def tokens_withheld_at_redeploy(self) -> int:
         return AMAZON_EXTRA_TOKENS
