@@ -48,6 +48,7 @@ from hexarena.games.cityofgold.engine import (
     new_game,
     step,
 )
+from hexarena.games.cityofgold.frames import build_frame
 from hexarena.games.cityofgold.observe import flatten, observe
 from hexarena.games.cityofgold.render import LEGEND, ascii_map, hex_code, zone_text
 
@@ -336,6 +337,4 @@ class CityOfGoldState(GameState):
         return flatten(observe(self.game, viewer=ROLES.index(role)))
 
     def frame(self) -> dict[str, Any]:
-        from hexarena.games.cityofgold.frames import build_frame
-
-        return build_frame(self)
+        return build_frame(self.game, ROLES)
