@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Annotated, Any
 import typer
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -68,6 +70,37 @@ def _parse_params(items: list[str]) -> dict[str, Any]:
     return params
 
 
+#: The environment variable the API key of ``--players llm:...`` is read from (``--api-key-env``).
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+def _player_entry(spec: str, llm: dict[str, str | None] | None) -> dict[str, Any]:
+    """A config entry for one ``--players`` item: a type, or ``llm:MODEL[@BASE_URL]``.
+
+    ``llm`` holds ``--model``, ``--base-url`` and ``--api-key-env``; the key goes into the config
+    as a ``${VAR}`` reference, so it is read from the environment and never recorded.
+    """
+    llm = llm or {}
+    kind, _, rest = spec.partition(":")
+    if kind != "llm":
+        if rest:
+            raise ConfigError(f"--players: only llm takes a model ('llm:MODEL@BASE_URL'), got {spec!r}")
+        return {"type": spec}
+    model, _, base_url = rest.partition("@")
+    model, base_url = model or llm.get("model"), base_url or llm.get("base_url")
+    if not model:
+        raise ConfigError(
+            f"--players: {spec!r} needs a model: llm:MODEL, llm:MODEL@BASE_URL or --model MODEL"
+        )
+    entry: dict[str, Any] = {"type": "llm", "name": model, "model": model}
+    if base_url:
+        entry["base_url"] = base_url
+    key_env = llm.get("api_key_env") or DEFAULT_KEY_ENV
+    if llm.get("api_key_env") or key_env in os.environ:
+        entry["api_key"] = "${" + key_env + "}"
+    return entry
+
+
 def _match_config(
     target: str,
     players: str | None,
@@ -75,6 +108,7 @@ def _match_config(
     out: Path | None,
     params: list[str],
     max_rounds: int | None,
+    llm: dict[str, str | None] | None = None,
 ) -> tuple[MatchConfig, dict[str, Any]]:
     """A match config from a config file or a game name plus options (options win)."""
     if target.endswith(CONFIG_SUFFIXES):
@@ -94,7 +128,7 @@ def _match_config(
         raw = {
             "game": {"name": target, "seed": seed or 0, "params": chosen},
             "players": [
-                {"type": k.strip(), "roles": [r], "seed": i}
+                {**_player_entry(k.strip(), llm), "roles": [r], "seed": i}
                 for i, (k, r) in enumerate(zip(kinds, roles, strict=True))
             ],
         }
@@ -150,10 +184,23 @@ def _run(
         return manager.start()
 
 
+def _usage_cells(usage: dict[str, float]) -> tuple[str, str, str]:
+    """Tokens, mean latency per request and cost of one role (blank where not reported)."""
+    tokens = f"{usage.get('prompt_tokens', 0):,.0f}/{usage.get('completion_tokens', 0):,.0f}"
+    requests = usage.get("requests", 0)
+    latency = f"{usage.get('latency_s', 0.0) / requests:.2f}" if requests else ""
+    cost = f"{usage['cost_usd']:.4f}" if "cost_usd" in usage else ""
+    return (tokens if "prompt_tokens" in usage else "", latency, cost)
+
+
 def _summary(result: MatchResult) -> None:
     outcome = result.outcome
     console.print(f"[bold]{result.final_state.name}[/bold]: {outcome.kind.value}, {outcome.reason}")
+    llm_columns = any("prompt_tokens" in u for u in result.usage.values())
     table = Table("place", "role", "player", "score", "invalid")
+    if llm_columns:
+        for column in ("tokens in/out", "s/request", "cost $"):
+            table.add_column(column, justify="right")
     players = {}
     place = 1
     for group in outcome.ranking:
@@ -168,6 +215,7 @@ def _summary(result: MatchResult) -> None:
             name,
             f"{outcome.scores[role]:g}",
             str(result.invalid.get(role, 0)),
+            *(_usage_cells(result.usage.get(role, {})) if llm_columns else ()),
         )
     console.print(table)
     rate = result.moves / result.time_s if result.time_s else 0.0
@@ -207,22 +255,54 @@ def play(
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (ends as truncated).")] = None,
     quiet: Annotated[bool, typer.Option(help="No live progress display.")] = False,
+    model: Annotated[
+        str | None, typer.Option(help="Model of the llm players that name none (llm or llm:@URL).")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible API of the llm players that name none.")
+    ] = None,
+    api_key_env: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Environment variable holding the llm players' API key (default {DEFAULT_KEY_ENV})."
+        ),
+    ] = None,
 ) -> None:
-    """Play one match and write its record (Ctrl-C stops it; --resume continues it)."""
+    """Play one match and write its record (Ctrl-C stops it; --resume continues it).
+
+    Exit status: 0 when the match ended, 3 when it ended as an error (an API that failed or
+    refused the requests; the cause is printed), 2 for a usage or config error, 128 + the
+    signal's number when a signal interrupted it (130 for Ctrl-C).
+    """
+    llm = {"model": model, "base_url": base_url, "api_key_env": api_key_env}
     if resume is not None:
-        if target is not None or players or seed is not None or out or param or max_rounds is not None:
-            raise ConfigError(
-                "--resume takes only the record directory: the match keeps its recorded settings"
-            )
-        result = _run(None, {}, quiet, resume=resume)  # type: ignore[arg-type]
+        given = [target, players, seed, out, param, max_rounds, *llm.values()]
+        if any(v is not None and v != [] for v in given):
+            raise ConfigError("--resume takes only the record directory: the match keeps its settings")
+        result = _run(None, {}, quiet, resume=resume)
     elif target is None:
         raise ConfigError("play needs a game name or a config file (or --resume DIR)")
     else:
-        config, raw = _match_config(target, players, seed, out, param or [], max_rounds)
+        if target.endswith(CONFIG_SUFFIXES) and any(llm.values()):
+            raise ConfigError("--model, --base-url and --api-key-env apply to a game name, not a config file")
+        config, raw = _match_config(target, players, seed, out, param or [], max_rounds, llm)
         result = _run(config, raw, quiet, force)
     _summary(result)
+    _exit_if_errored(result)
     if result.interrupted_by:
         raise typer.Exit(128 + signal.Signals[result.interrupted_by].value)
+
+
+#: Exit status of a match that ended as an error (``Outcome.kind == "error"``).
+EXIT_MATCH_ERROR = 3
+
+
+def _exit_if_errored(result: MatchResult) -> None:
+    """An errored match (infrastructure failure or an abort) prints its cause and exits 3."""
+    if result.outcome.kind is OutcomeKind.ERROR:
+        reason = escape(result.outcome.reason)  # a server's message may hold [brackets]
+        console.print(f"[red]match error:[/red] {reason}", highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_MATCH_ERROR)
 
 
 @app.command()

@@ -32,7 +32,7 @@ def assert_same(ref: VecEnv, other: VecEnv, step: int, done: np.ndarray) -> None
     for name in COMPARED:
         diff = first_difference(getattr(ref, name), getattr(other, name), name)
         assert diff is None, f"step {step}: {diff}"
-    if done.any() and getattr(other, "has_final", True):
+    if done.any():
         for name in ("final_observations", "infos"):
             diff = first_difference(getattr(ref, name)[done], getattr(other, name)[done], name)
             assert diff is None, f"step {step}: {diff}"

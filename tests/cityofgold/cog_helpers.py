@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from hexarena.games.cityofgold import cards as C
-from hexarena.games.cityofgold.board import NEIGHBORS
-from hexarena.games.cityofgold.engine import HAND, Game
+from hexarena.games.cityofgold.board import COIN, MACHETE, NEIGHBORS, PADDLE, REMOVE
+from hexarena.games.cityofgold.board import DISCARD as REQ_DISCARD
+from hexarena.games.cityofgold.engine import HAND, Game, new_game
 
 
 def set_hand(g: Game, **cards: int) -> None:
@@ -38,3 +39,13 @@ def place_for(g: Game, kind: int, amount: int | None = None, pawn: int = 0) -> t
                 g.pawns[g.player][pawn] = cell
                 return cell, d
     raise LookupError(f"no hex of kind {kind} amount {amount} on this course")
+
+
+def full_course_game(n_players: int = 4):
+    """A game whose course has every requirement kind (scans seeds deterministically)."""
+    for seed in range(200):
+        g = new_game(seed, n_players=n_players, n_pieces=4, difficulty="hard")
+        kinds = {g.course.req_kind[c] for c in g.course.cells()}
+        if {MACHETE, PADDLE, COIN, REQ_DISCARD, REMOVE} <= kinds:
+            return g
+    raise AssertionError("no seed with every hex kind")

@@ -220,8 +220,8 @@ def test_blockades_in_the_observation():
     assert [tuple(r[:3]) for r in rows[: len(g.course.blockades)]] == [
         (1, b.kind, b.amount) for b in g.course.blockades
     ]
-    guard = rec["shared"]["blockade_map"].reshape(-1)
-    assert {int(guard[c]) for c, _, _ in g.course.gates} == {b + 1 for b in range(len(g.course.blockades))}
+    guard = rec["shared"]["blockade_map"].reshape(-1, 6)
+    assert {int(guard[c, d]) for c, d, _ in g.course.gates} == {b + 1 for b in range(len(g.course.blockades))}
     g.blockade_holder[0] = 2
     row = observe(g)["shared"]["blockades"][0]
     assert row[0] == 0 and row[3] == 3  # opened, held by the seat two after the player to act

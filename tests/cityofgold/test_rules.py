@@ -35,21 +35,11 @@ from hexarena.games.cityofgold.engine import (
 )
 from hexarena.games.cityofgold.invariants import check_invariants
 
-from .cog_helpers import place_for, set_hand
+from .cog_helpers import full_course_game, place_for, set_hand
 
 
 def cid(name: str) -> int:
     return C.card_id(name)
-
-
-def full_course_game(n_players: int = 4):
-    """A game whose course has every requirement kind (scans seeds deterministically)."""
-    for seed in range(200):
-        g = new_game(seed, n_players=n_players, n_pieces=4, difficulty="hard")
-        kinds = {g.course.req_kind[c] for c in g.course.cells()}
-        if {MACHETE, PADDLE, COIN, REQ_DISCARD, REQ_REMOVE} <= kinds:
-            return g
-    raise AssertionError("no seed with every hex kind")
 
 
 def blockade_game(resource: bool = True):

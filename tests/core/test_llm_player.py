@@ -4,9 +4,11 @@ import json
 import re
 
 import pytest
-from tests.helpers.chat_server import ChatServer, chat_answer
+from tests.helpers.chat_server import ChatServer, chat_answer, error, tool_answer
 
-from hexarena.core.errors import PlayerError, TransportError
+import hexarena
+from hexarena.core.config import parse_config
+from hexarena.core.errors import ConfigError, PlayerError, TransportError
 from hexarena.core.llm import LLMPlayer
 from hexarena.core.manager import play_match
 from hexarena.core.records import Record
@@ -32,7 +34,7 @@ def match(base_url, out, **manager):
             {"type": "random", "seed": 3, "roles": ["blue"]},
         ],
         "manager": {"backoff_s": 0.0, **manager},
-        "output": {"dir": str(out)},
+        "output": {"dir": str(out) if out else None},
     }
 
 
@@ -56,7 +58,7 @@ def test_llm_finishes_a_game_and_corrects_an_illegal_move_after_feedback(tmp_pat
     illegal = [a for a in attempts if a["error"] == "illegal"]
     assert len(illegal) == 1 and illegal[0]["raw"] == "a1" and "already taken" in illegal[0]["message"]
     assert illegal[0]["meta"]["reply"].startswith("I pick the centre.")
-    assert srv.headers[0]["Authorization"] == "Bearer sk-test"
+    assert srv.headers[0]["authorization"] == "Bearer sk-test"
     assert Record.load(tmp_path).replay().validate_game() == result.outcome
 
 
@@ -111,7 +113,6 @@ def test_client_errors_and_unreachable_server():
 
 
 def test_prompt_has_rules_state_moves_and_feedback():
-    import hexarena
 
     view = hexarena.make("hex", size=3).apply("a1").apply("a1").query_game()
     messages, listed = LLMPlayer("m").build_messages(view)
@@ -119,3 +120,68 @@ def test_prompt_has_rules_state_moves_and_feedback():
     user = messages[1]["content"]
     assert "#1: b1" in user and "a1 is already taken" in user and len(listed) == 8
     assert "sk-" not in json.dumps(messages)
+
+
+def test_tool_mode_is_the_default_and_json_mode_is_asked_for():
+    view = hexarena.make("hex", size=3).query_game()
+    with ChatServer(lambda body: tool_answer('{"move": "#3", "reasoning": "centre-ish"}')) as srv:
+        reply = LLMPlayer("m", srv.base_url).act(view)
+        assert (
+            reply.raw == "c1"
+            and reply.meta["mode"] == "tool"
+            and reply.meta["tool_arguments"].startswith("{")
+        )
+        assert srv.requests[0]["tool_choice"]["function"]["name"] == "make_move"
+        assert "Call the function make_move" in srv.requests[0]["messages"][0]["content"]
+    with ChatServer(lambda body: chat_answer('```json\n{"move": "b2"}\n```')) as srv:
+        assert LLMPlayer("m", srv.base_url, reply_mode="json").act(view).raw == "b2"
+        assert (
+            srv.requests[0]["response_format"] == {"type": "json_object"} and "tools" not in srv.requests[0]
+        )
+
+
+def test_a_server_without_tools_falls_back_to_text_mode(tmp_path):
+    def no_tools(body):
+        if "tools" in body:
+            return error(400, "this model does not support tools")
+        legal, _ = legal_from_prompt(body)
+        assert "MOVE: <your move>" in body["messages"][0]["content"]
+        return chat_answer(f"MOVE: {legal[0]}")
+
+    with ChatServer(no_tools) as srv:
+        result = play_match(match(srv.base_url, tmp_path))
+    assert result.outcome.kind.value == "win" and result.invalid["red"] == 0
+    assert sum("tools" in r for r in srv.requests) == 1  # asked once, then text for the rest of the match
+    first = next(e for e in Record.load(tmp_path).turns() if e["event"] == "attempt" and e["role"] == "red")
+    assert "does not support tools" in first["meta"]["fallback"]
+    assert Record.load(tmp_path).result["players"][0]["reply_mode"] == "text"
+
+
+def test_prompt_tells_the_opponents_moves_since_the_last_turn_and_templates_apply(tmp_path):
+    def model(body):
+        legal, _ = legal_from_prompt(body)
+        return chat_answer(f"MOVE: {legal[0]}")
+
+    with ChatServer(model) as srv:
+        cfg = match(srv.base_url, tmp_path)
+        cfg["players"][0].update(
+            reply_mode="text",
+            system_prompt="You are {role}, a careful player of {game}. {reply_instructions}",
+            prompt_template='{state}\n{legal_moves}\n{since_last_turn}\nAnswer like {"move": "a1"}.',
+        )
+        play_match(cfg)
+    blue_moves = [e["text"] for e in Record.load(tmp_path).moves() if e["role"] == "blue"]
+    system, user = (m["content"] for m in srv.requests[1]["messages"])
+    assert system.startswith("You are red, a careful player of hex. Think briefly")
+    assert f"Since your last turn:\n- blue: {blue_moves[0]}" in user and 'Answer like {"move": "a1"}.' in user
+    assert "Since your last turn" not in srv.requests[0]["messages"][1]["content"]  # red moves first
+
+
+def test_unknown_placeholders_are_config_errors():
+    cfg = match("http://127.0.0.1:9/v1", None)
+    cfg["players"][0]["prompt_template"] = "{state} {board}"
+    with pytest.raises(ConfigError, match=r"players.0.prompt_template.*unknown placeholder\(s\) \{board\}"):
+        parse_config(cfg)
+    cfg["players"][0].update(prompt_template=None, reply_mode="xml")
+    with pytest.raises(ConfigError, match=r"players.0.reply_mode"):
+        parse_config(cfg)

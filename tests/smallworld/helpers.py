@@ -149,7 +149,7 @@ def setup_pool(
         else:
             player.decline = pool
     else:
-        player.active = ActiveRaceState(race, power, hand, total, first_turn=False)
+        player.active = ActiveRaceState(race, power, hand, first_turn=False)
     for rid, n in regions.items():
         st = gs.regions[rid]
         st.owner, st.race, st.tokens, st.is_decline = pid, race, n, decline

@@ -295,7 +295,7 @@ def test_decline_keeps_one_token_per_region_removes_the_older_declined_race_and_
     assert (region(game, 0).tokens, region(game, 1).tokens) == (1, 1) and region(game, 0).is_decline
     assert region(game, 3).owner is None and gs.tray[R.HUMANS] == 10
     assert R.HUMANS in gs.combo_row.race_deck + [c.race for c in gs.combo_row.visible]
-    assert {"event": "score", "player": 0, "coins": 2} in out["events"]
+    assert {"event": "score", "turn": 1, "player": 0, "coins": 2} in out["events"]
     assert gs.players[0].coins == coins + 2
     begin_turn(game, 0)
     assert game.get_phase() is Phase.PICK_COMBO

@@ -48,7 +48,7 @@ def test_dwarves_score_mines_while_active_and_in_decline():
     assert compute_player_score(game._state, 0) == 3 + 2
     begin_turn(game, 0)
     out = act(game, "DECLINE")
-    assert {"event": "score", "player": 0, "coins": 5} in out["events"]
+    assert {"event": "score", "turn": 1, "player": 0, "coins": 5} in out["events"]
 
 
 def test_elves_lose_no_token_when_conquered():

@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -52,6 +52,13 @@ class GameConfig(_Strict):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
+class Price(_Strict):
+    """USD per million tokens, for the cost column of records and summaries."""
+
+    prompt: float = Field(0.0, ge=0)
+    completion: float = Field(0.0, ge=0)
+
+
 class PlayerConfig(_Strict):
     """One player. ``type`` is random, scripted, replay, human, callable, llm, or a game's bot."""
 
@@ -71,11 +78,23 @@ class PlayerConfig(_Strict):
     timeout_s: float = Field(60.0, gt=0)
     show_legal_moves: bool = True
     params: dict[str, Any] = Field(default_factory=dict)
+    # llm: prompts (placeholders in hexarena.core.llm.PLACEHOLDERS), reply mode, price per 1M tokens
+    system_prompt: str | None = None
+    prompt_template: str | None = None
+    reply_mode: Literal["tool", "json", "text"] = "tool"
+    price: Price | None = None
 
     @field_validator("roles", mode="before")
     @classmethod
     def _one_role_is_a_list(cls, v: Any) -> Any:
         return [v] if isinstance(v, str) else v
+
+    @field_validator("system_prompt", "prompt_template")
+    @classmethod
+    def _known_placeholders(cls, v: str | None) -> str | None:
+        from hexarena.core.llm import check_template
+
+        return v if v is None else check_template(v)
 
 
 class ManagerConfig(_Strict):
@@ -86,8 +105,13 @@ class ManagerConfig(_Strict):
     feedback: Feedback = Feedback.REASON
     per_move_timeout_s: float | None = Field(None, gt=0)
     per_player_time_budget_s: float | None = Field(None, gt=0)
-    transport_retries: int = Field(3, ge=0)
+    # Transport failures of remote players (see hexarena.core.manager): retried with exponential
+    # backoff and jitter; the match ends as an error when a request fails transport_retries + 1
+    # times in a row or the failed tries and waits of the whole match pass transport_budget_s.
+    transport_retries: int = Field(6, ge=0)
+    transport_budget_s: float = Field(120.0, ge=0)
     backoff_s: float = Field(0.5, ge=0)
+    backoff_max_s: float = Field(20.0, ge=0)
 
 
 class OutputConfig(_Strict):

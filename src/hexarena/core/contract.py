@@ -158,7 +158,8 @@ class GameState(ABC):
     Hooks a game must implement: :meth:`new`, :meth:`advance`, :meth:`roles_for`,
     :meth:`validate_game`, :meth:`get_scores`, :meth:`render_text`, :meth:`all_roles`.
     Optional hooks: :meth:`redact` (hidden information), :meth:`legal_moves`,
-    :meth:`parse_move`, :meth:`format_move`, :meth:`frame`, :meth:`rounds_played`.
+    :meth:`parse_move`, :meth:`format_move`, :meth:`describe_move`, :meth:`frame`,
+    :meth:`rounds_played`.
     """
 
     environment: Any
@@ -233,6 +234,15 @@ class GameState(ABC):
             return move
         return json.dumps(thaw(move), sort_keys=True, separators=(", ", ": "))
 
+    def describe_move(self, move: Move) -> str:
+        """What the other roles learn of ``move``, the move that led to this state, as one line.
+
+        The manager shows these lines to players as what happened since their last turn. The
+        default is the move's text; a game overrides it to tell more (what a conquest took) or
+        less (a move with hidden parts).
+        """
+        return self.format_move(move)
+
     def parse_move(self, text: str) -> Move:
         """Read a move from a player's text; raise :class:`MoveParseError` if it is not one.
 
@@ -267,8 +277,8 @@ class GameState(ABC):
             text += " Legal now, for example: " + "; ".join(examples) + "."
         return MoveParseError(text)
 
-    def describe_move(self, move: Move) -> str:
-        """A short note on what a legal move does (where it leads), shown after it in lists."""
+    def move_note(self, move: Move) -> str:
+        """A short note on what a legal move would do (where it leads), shown after it in lists."""
         return ""
 
     def move_examples(self, limit: int = 4) -> list[str]:

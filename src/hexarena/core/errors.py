@@ -38,8 +38,31 @@ class PlayerError(HexarenaError):
     """A player could not produce a reply (not a rules violation)."""
 
 
-class TransportError(PlayerError):
-    """A network or API failure talking to a remote player; retried, not counted as a mistake."""
+class InfrastructureError(PlayerError):
+    """A failure outside the player's decisions (network, server, API): never held against it.
+
+    When it cannot be overcome the match ends with ``Outcome.kind == "error"`` naming the cause;
+    it is never scored as a loss, a forfeit or an invalid move.
+    """
+
+
+class TransportError(InfrastructureError):
+    """A failure that may pass (connection refused, DNS, TLS, timeout, HTTP 408/429/5xx, an
+    unreadable body): the manager retries it with backoff inside the match's transport budget.
+    ``retry_after`` is the server's ``Retry-After`` in seconds, where it sent one."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class ApiRequestError(InfrastructureError):
+    """The API refused the request itself (HTTP 400/401/403/404 and other 4xx): retrying the same
+    request cannot help, so the match ends at once as an error with the server's message."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class MoveTimeoutError(PlayerError):

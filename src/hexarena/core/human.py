@@ -115,7 +115,7 @@ class HumanPlayer(Player):
             if not numbered:
                 self._say(f"No legal move contains {arg!r}.")
                 return
-        cells = [f"{i:>3}. {t}{view.describe_move(moves[i - 1])}" for i, t in numbered]
+        cells = [f"{i:>3}. {t}{view.move_note(moves[i - 1])}" for i, t in numbered]
         lines = _columns(cells, _width())
         pages = max(1, -(-len(lines) // PAGE_LINES))
         page = min(max(page, 1), pages)

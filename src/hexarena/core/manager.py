@@ -2,11 +2,17 @@
 
 Three kinds of failure are kept apart in :meth:`GameManager.process_turn`:
 
-* **transport** errors (network, HTTP 5xx) are retried with exponential backoff and do not count
-  against the player;
+* **transport** errors (connection refused, DNS, TLS, timeouts, HTTP 408/429/5xx, unreadable
+  answers) are retried with exponential backoff and jitter (a server's ``Retry-After`` is
+  honoured) and never count against the player. A request that keeps failing
+  (``transport_retries``), failed tries and waits past the match's ``transport_budget_s``, or an
+  API that refuses the request itself (HTTP 400/401/403/404: :class:`ApiRequestError`) end the
+  match at once with ``Outcome.kind == "error"`` naming the cause: never a loss or a forfeit;
 * **parse** errors (a reply that is no move at all) and **illegal** moves (a move the rules
   reject) count as attempts; the rejection message goes back to the player on the retry;
-* **timeouts** and other player failures count as attempts too.
+* **timeouts** and other player failures count as attempts too. A per-move timeout cancels an
+  LLM's request (it is then a transport failure); other players run in a daemon thread that is
+  abandoned on timeout (see :meth:`Player.act_within`), so nothing keeps the process alive.
 
 When a player runs out of attempts for a turn, or of invalid moves for the game, the configured
 policy applies: forfeit, a random legal move, or abort. A player that resigns (a person typing
@@ -19,18 +25,20 @@ in the record; :meth:`GameManager.resume` continues it from there.
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from hexarena.core.config import Feedback, MatchConfig, OnExhausted, parse_config, redact_secrets
 from hexarena.core.contract import GameState, Outcome, OutcomeKind
 from hexarena.core.errors import (
+    ApiRequestError,
     ConfigError,
+    InfrastructureError,
     MoveParseError,
     MoveTimeoutError,
     PlayerError,
@@ -38,6 +46,7 @@ from hexarena.core.errors import (
     Resigned,
     TransportError,
 )
+from hexarena.core.frozen import FrozenMap
 from hexarena.core.interrupt import InterruptGuard, MatchInterrupted
 from hexarena.core.players import Player, Reply
 from hexarena.core.records import CONFIG, Record, RecordWriter
@@ -46,6 +55,8 @@ from hexarena.core.rng import Rng, derive_seed
 
 #: Called after every accepted move with (state, role, move text); the CLI draws progress with it.
 MoveHook = Callable[[GameState, str, str], None]
+#: The most "since your last turn" events a view carries (older ones are counted, not listed).
+MAX_RECENT_EVENTS = 100
 
 
 @dataclass
@@ -58,7 +69,7 @@ class Attempt:
     attempt: int
     raw: str | None = None
     move: Any = None
-    error: str | None = None  # None, "transport", "parse", "illegal", "timeout", "player"
+    error: str | None = None  # None, "transport", "api", "parse", "illegal", "timeout", "player"
     message: str | None = None
     latency_ms: float = 0.0
     meta: Mapping[str, Any] = field(default_factory=dict)
@@ -76,6 +87,10 @@ class MatchResult:
     record_dir: Path | None
     #: role -> name of the player that held it
     players: dict[str, str] = field(default_factory=dict)
+    #: role -> requests, latency_s, and for LLMs prompt/completion tokens and cost_usd
+    usage: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: the infrastructure failure that ended the match ({role, player, cause}), if one did
+    error: dict[str, str] | None = None
     #: the signal that interrupted the match (SIGINT, SIGTERM, ...), if one did
     interrupted_by: str | None = None
 
@@ -85,7 +100,7 @@ class MatchResult:
             "game": state.name,
             "seed": state.seed,
             "params": dict(config.game.params),
-            "players": players_json(players),
+            "players": [self._player_json(p, players) for p in _unique(players.values())],
             "roles": list(state.all_roles()),
             "outcome": self.outcome.to_json(),
             "scores": dict(self.outcome.scores),
@@ -93,7 +108,21 @@ class MatchResult:
             "moves": self.moves,
             "rounds": state.rounds_played(),
             "time_s": round(self.time_s, 4),
+            "error": self.error,
+            "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         }
+
+    def _player_json(self, player: Player, players: Mapping[str, Player]) -> dict[str, Any]:
+        """What the record says of one player: its description, roles and usage (summed over
+        its roles; latency rounded to the millisecond)."""
+        roles = [r for r, q in players.items() if q is player]
+        usage: dict[str, float] = {}
+        for role in roles:
+            for key, value in self.usage.get(role, {}).items():
+                usage[key] = usage.get(key, 0) + value
+        if "latency_s" in usage:
+            usage["latency_s"] = round(usage["latency_s"], 3)
+        return {**player.describe(), "roles": roles, "usage": usage}
 
 
 def players_json(players: Mapping[str, Player]) -> list[dict[str, Any]]:
@@ -114,6 +143,14 @@ def _unique(players: Any) -> list[Player]:
 
 class _Exhausted(Exception):
     """A player ran out of attempts (or time); carries the reason."""
+
+
+class _InfrastructureFailure(Exception):
+    """A remote player's API failed for good: the match ends as an error (not the player's fault)."""
+
+    def __init__(self, cause: str, role: str, player: str) -> None:
+        super().__init__(cause)
+        self.cause, self.role, self.player = cause, role, player
 
 
 class GameManager:
@@ -238,6 +275,7 @@ class GameManager:
         self._fallback_rng = Rng(derive_seed(state.seed, "manager-fallback"))
         for player in _unique(self.players.values()):
             player.reset(tuple(r for r, p in self.players.items() if p is player), state.seed)
+        self._init_transport(state)
         started = time.perf_counter()
         signame, outcome = None, None
         with self._guard:
@@ -270,6 +308,8 @@ class GameManager:
             time_s,
             Path(out_dir) if out_dir else None,
             {role: p.name for role, p in self.players.items()},
+            {role: dict(u) for role, u in self._usage.items()},
+            self._error,
             signame,
         )
         if self.record:
@@ -296,12 +336,14 @@ class GameManager:
         the invalid counts and time used and move each player along its own random stream."""
         for event in record.turns():
             kind, role = event.get("event"), event.get("role")
-            if kind == "attempt" and role in self.players:
-                if event.get("error") not in (None, "transport"):
-                    self._invalid[role] += 1
-                if event.get("error") != "transport":
-                    self._time_used[role] += float(event.get("latency_ms") or 0) / 1000
-                    self.players[role].catch_up(state.query_game(role))
+            error = event.get("error")
+            if kind == "attempt" and role in self.players and error not in ("transport", "api"):
+                latency_ms = float(event.get("latency_ms") or 0)
+                self._invalid[role] += error is not None
+                self._time_used[role] += latency_ms / 1000
+                if error in (None, "parse", "illegal"):  # the player answered
+                    self._count_usage(role, latency_ms, event.get("meta") or {})
+                self.players[role].catch_up(state.query_game(role))
             elif kind == "exhausted" and event.get("policy") == OnExhausted.RANDOM_LEGAL.value:
                 moves = state.legal_moves()
                 if moves:
@@ -313,6 +355,7 @@ class GameManager:
                         f"{record.dir}: recorded move {event['move']!r} is rejected: {nxt.message}"
                     )
                 state = nxt
+                self._note_move(state, role, event["move"])
                 if self.record:
                     self.record.frame(state, role, event.get("text"))
         return state
@@ -336,6 +379,8 @@ class GameManager:
                 if self.record:
                     self.record.event("resigned", role=role, reason=str(exc))
                 return state, self._forfeit(state, role, f"{role} resigned")
+            except _InfrastructureFailure as exc:
+                return state, self._infrastructure_outcome(state, exc)
             except _Exhausted as exc:
                 fallback = self._on_exhausted(state, role, str(exc))
                 if isinstance(fallback, Outcome):
@@ -373,41 +418,25 @@ class GameManager:
     # ------------------------------------------------------------------------- helpers ---
     def _attempt(self, state: GameState, player: Player, role: str, turn: int, number: int) -> Attempt:
         """Ask once (transport errors retried inside); parse the reply into a move."""
-        cfg = self.config.manager
         attempt = Attempt(turn, role, player.name, number)
-        view = self._view(state, role, number)
+        view = self._with_recent(self._view(state, role, number), role)
         reply: Reply | None = None
-        for retry in range(cfg.transport_retries + 1):
+        for retry in range(self.config.manager.transport_retries + 1):
             t0 = time.perf_counter()
             try:
                 reply = self._ask(player, view)
                 break
-            except TransportError as exc:
-                self._log_attempt(
-                    Attempt(
-                        turn,
-                        role,
-                        player.name,
-                        number,
-                        error="transport",
-                        message=str(exc),
-                        latency_ms=(time.perf_counter() - t0) * 1000,
-                    )
-                )
-                if retry == cfg.transport_retries:
-                    attempt.error, attempt.message = "transport", f"giving up after {retry + 1} tries: {exc}"
-                    return attempt
-                time.sleep(cfg.backoff_s * (2**retry))
+            except InfrastructureError as exc:
+                self._transport_failed(attempt, exc, retry, time.perf_counter() - t0)
             except MoveTimeoutError as exc:
                 attempt.error, attempt.message = "timeout", str(exc)
                 return self._timed(attempt, role, t0)
             except PlayerError as exc:
                 attempt.error, attempt.message = "player", str(exc)
                 return self._timed(attempt, role, t0)
-            finally:
-                attempt.latency_ms = (time.perf_counter() - t0) * 1000
-        assert reply is not None
-        self._time_used[role] += attempt.latency_ms / 1000
+        assert reply is not None  # the last failed retry raised _InfrastructureFailure
+        self._timed(attempt, role, t0)
+        self._count_usage(role, attempt.latency_ms, reply.meta)
         attempt.raw, attempt.meta = reply.raw, reply.meta
         if reply.move is not None:
             attempt.move = reply.move
@@ -429,15 +458,77 @@ class GameManager:
 
     def _ask(self, player: Player, view: GameState) -> Reply:
         timeout = self.config.manager.per_move_timeout_s
-        if timeout is None:
-            return player.act(view)
-        pool = ThreadPoolExecutor(max_workers=1)
-        try:
-            return pool.submit(player.act, view).result(timeout=timeout)
-        except FutureTimeout:
-            raise MoveTimeoutError(f"no move within the per-move timeout of {timeout}s") from None
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+        return player.act(view) if timeout is None else player.act_within(view, timeout)
+
+    # -------------------------------------------------------- transport failures ---
+    def _init_transport(self, state: GameState) -> None:
+        self._transport_spent = 0.0  # seconds of failed tries and backoff waits in this match
+        self._jitter = random.Random(derive_seed(state.seed, "transport-jitter"))
+        self._usage: dict[str, dict[str, float]] = {r: {} for r in state.all_roles()}
+        self._error: dict[str, str] | None = None
+        self._events: list[FrozenMap[str, str]] = []  # {role, text} of every accepted move
+        self._last_moved: dict[str, int] = {}  # role -> len(self._events) after its last move
+
+    def _transport_failed(self, attempt: Attempt, exc: InfrastructureError, retry: int, spent: float) -> None:
+        """Record a failed request; wait before the next try, or end the match if none is left.
+
+        The wait is ``backoff_s * 2**retry`` capped at ``backoff_max_s``, times a jitter in
+        [0.5, 1); a server's ``Retry-After`` replaces it.
+        """
+        cfg = self.config.manager
+        self._transport_spent += spent
+        kind = "transport" if isinstance(exc, TransportError) else "api"
+        self._log_attempt(
+            Attempt(
+                attempt.turn,
+                attempt.role,
+                attempt.player,
+                attempt.attempt,
+                error=kind,
+                message=str(exc),
+                latency_ms=spent * 1000,
+            )
+        )
+        retry_after = getattr(exc, "retry_after", None)
+        delay = min(cfg.backoff_max_s, cfg.backoff_s * 2**retry) * self._jitter.uniform(0.5, 1.0)
+        delay = delay if retry_after is None else retry_after
+        left = cfg.transport_budget_s - self._transport_spent
+        if isinstance(exc, ApiRequestError):
+            cause = str(exc)
+        elif retry >= cfg.transport_retries:
+            cause = f"{exc} (gave up after {retry + 1} tries in a row)"
+        elif delay > left:
+            asked = f"the server asked to wait {delay:g}s; " if retry_after is not None else ""
+            cause = f"{exc} ({asked}transport budget of {cfg.transport_budget_s:g}s per match spent)"
+        else:
+            time.sleep(delay)
+            self._transport_spent += delay
+            return
+        raise _InfrastructureFailure(cause, attempt.role, attempt.player)
+
+    def _infrastructure_outcome(self, state: GameState, exc: _InfrastructureFailure) -> Outcome:
+        """An error end: scores so far, no ranking (nobody won or lost), the cause as the reason."""
+        self._error = {"role": exc.role, "player": exc.player, "cause": exc.cause}
+        if self.record:
+            self.record.event("error", **self._error)
+        return Outcome(OutcomeKind.ERROR, exc.cause, state.get_scores(), (), exc.role)
+
+    def _count_usage(self, role: str, latency_ms: float, meta: Mapping[str, Any]) -> None:
+        usage = self._usage[role]
+        usage["requests"] = usage.get("requests", 0) + 1
+        usage["latency_s"] = usage.get("latency_s", 0.0) + latency_ms / 1000
+        for key, value in (meta.get("usage") or {}).items():
+            if isinstance(value, int | float):
+                usage[key] = usage.get(key, 0) + value
+
+    def _with_recent(self, view: GameState, role: str) -> GameState:
+        """The view with the other roles' moves since ``role`` last moved (``since_last_turn``)."""
+        recent = self._events[self._last_moved.get(role, 0) :]
+        omitted = max(0, len(recent) - MAX_RECENT_EVENTS)
+        context = view.context.update(
+            since_last_turn=tuple(recent[omitted:]), since_last_turn_omitted=omitted
+        )
+        return view.replace(context=context)
 
     def _view(self, state: GameState, role: str, attempt: int = 1) -> GameState:
         """The role's view, with the last rejection phrased at the configured feedback level.
@@ -474,11 +565,17 @@ class GameManager:
         text = state.format_move(move)
         with self._guard.critical():  # a signal now waits until the move is fully recorded
             self._state = state
+            self._note_move(state, role, move)
             if self.record:
                 self.record.event("move", turn=turn, role=role, player=player.name, move=move, text=text)
                 self.record.frame(state, role, text)
         if self.on_move:
             self.on_move(state, role, text)
+
+    def _note_move(self, state: GameState, role: str, move: Any) -> None:
+        """Keep what the others learn of an accepted move (their ``since_last_turn``)."""
+        self._events.append(FrozenMap(role=role, text=state.describe_move(move)))
+        self._last_moved[role] = len(self._events)
 
     def _log_attempt(self, attempt: Attempt) -> None:
         if self.record:

@@ -58,6 +58,10 @@ def build_player(cfg: PlayerConfig, game: type[GameState], index: int = 0) -> Pl
             timeout_s=cfg.timeout_s,
             show_legal_moves=cfg.show_legal_moves,
             extra_body=cfg.params.get("extra_body"),
+            system_prompt=cfg.system_prompt,
+            prompt_template=cfg.prompt_template,
+            reply_mode=cfg.reply_mode,
+            price=cfg.price.model_dump() if cfg.price else None,
         )
     if kind in game.bots:
         bot_cls = _import(game.bots[kind], f"{where}.type")

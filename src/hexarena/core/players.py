@@ -12,6 +12,7 @@ Game-specific bots (heuristics) are :class:`Player` subclasses listed in the gam
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hexarena.core.contract import GameState, Move
-from hexarena.core.errors import PlayerError
+from hexarena.core.errors import MoveTimeoutError, PlayerError
 from hexarena.core.rng import Rng, derive_seed
 
 
@@ -60,6 +61,30 @@ class Player(ABC):
         """Called, when a match resumes, once per recorded attempt of this player (in order,
         with the view it was made from), so a player with internal state can get back to where
         it was. Stateless players (people, LLMs) need nothing."""
+
+    def act_within(self, view: GameState, timeout_s: float) -> Reply:
+        """:meth:`act` with a time limit; raises :class:`MoveTimeoutError` when it runs out.
+
+        Python cannot stop a thread, so this default runs :meth:`act` in a daemon thread that is
+        left to finish on its own after a timeout (it never keeps the process alive). Players
+        whose work can be cancelled (network requests) override this and cancel it.
+        """
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["reply"] = self.act(view)
+            except BaseException as exc:  # re-raised in the manager's thread
+                box["error"] = exc
+
+        thread = threading.Thread(target=target, name=f"hexarena-{self.name}", daemon=True)
+        thread.start()
+        thread.join(timeout_s)
+        if thread.is_alive():
+            raise MoveTimeoutError(f"no move within the per-move timeout of {timeout_s:g}s")
+        if "error" in box:
+            raise box["error"]
+        return box["reply"]
 
     def close(self) -> None:
         """Release resources (connections, processes) after the game."""

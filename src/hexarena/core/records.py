@@ -6,7 +6,9 @@
                    latency), every accepted move, exhaustion events, and the end
 ``frames.jsonl``   the viewer's frames (see :mod:`hexarena.core.frames`): a header line, then one
                    delta per accepted move (step 0 = the initial position)
-``result.json``    players, roles, seed, outcome, scores, invalid counts, moves, time
+``result.json``    players (with usage: requests, latency, tokens, cost), roles, seed, outcome, scores,
+                   invalid counts, moves, time, ``finished_at``, and ``error`` ({role, player,
+                   cause}) when an infrastructure failure ended the match (outcome ``error``)
 ``final.json``     the final state's ``export()`` (replayable)
 =================  ==========================================================================
 

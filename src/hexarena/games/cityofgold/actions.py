@@ -16,7 +16,10 @@ The 0.0.3 five-head form has heads ``play``, ``play_special``, ``remove``, ``mov
 ``get_from_shop`` (0 = none, else index + 1), resolved with the precedence
 play > play_special > move > get_from_shop > remove > null. Its ``remove`` head stands for the
 flat DISCARD actions while a discard is what the phase asks for; ``move`` has 13 entries
-(1-6 pawn 0, 7-12 pawn 1; the second pawn exists only in 2-player games).
+(1-6 pawn 0, 7-12 pawn 1; the second pawn exists only in 2-player games) in 0.0.3's direction
+order E, NE, NW, W, SW, SE = (+1,0), (0,+1), (-1,+1), (-1,0), (0,-1), (+1,-1), which is not
+hexgrid's: ``MOVE_HEAD`` maps each head entry to its flat move, so a script written for 0.0.3
+walks the same way here.
 """
 
 from __future__ import annotations
@@ -33,6 +36,12 @@ REMOVE = SHOP + N_SHOP
 DISCARD = REMOVE + N_CARDS
 PASS = DISCARD + N_CARDS
 N_ACTIONS = PASS + 1
+
+#: 0.0.3's direction d (its head value d + 1) as a hexgrid direction: the same six offsets, the
+#: second to sixth in reverse order (the order maps onto itself, so it also converts back).
+DIRECTION_0_0_3 = (0, 5, 4, 3, 2, 1)
+#: Flat move action of each ``move`` head entry 1-12 (index 0 here is head value 1).
+MOVE_HEAD = tuple(MOVE + 6 * (j // 6) + DIRECTION_0_0_3[j % 6] for j in range(12))
 
 HEADS = ("play", "play_special", "remove", "move", "get_from_shop")
 HEAD_SIZES = {
@@ -82,8 +91,10 @@ def flat_to_heads(action: int) -> dict[str, int]:
     """The five-head form of a flat action (all heads 0 means PASS)."""
     heads = dict.fromkeys(HEADS, 0)
     kind, arg = action_kind(action)
-    key = {"play": "play", "special": "play_special", "move": "move", "shop": "get_from_shop"}.get(kind)
-    if key is not None:
+    key = {"play": "play", "special": "play_special", "shop": "get_from_shop"}.get(kind)
+    if kind == "move":
+        heads["move"] = MOVE_HEAD.index(action) + 1
+    elif key is not None:
         heads[key] = arg + 1
     elif kind in ("remove", "discard"):
         heads["remove"] = arg + 1
@@ -96,8 +107,8 @@ def heads_to_flat(heads: dict[str, int], phase: int) -> int:
         return PLAY + heads["play"] - 1
     if heads.get("play_special", 0):
         return SPECIAL + heads["play_special"] - 1
-    if heads.get("move", 0):
-        return MOVE + heads["move"] - 1
+    if heads.get("move", 0):  # out of 1..12: N_ACTIONS, which every step refuses
+        return MOVE_HEAD[heads["move"] - 1] if 1 <= heads["move"] <= 12 else N_ACTIONS
     if heads.get("get_from_shop", 0):
         return SHOP + heads["get_from_shop"] - 1
     if heads.get("remove", 0):

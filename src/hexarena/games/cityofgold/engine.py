@@ -33,6 +33,7 @@ truncation (all rewards 0).
 from __future__ import annotations
 
 from itertools import compress
+from numbers import Integral
 from typing import Any
 
 from hexarena.core.errors import IllegalMoveError
@@ -365,6 +366,7 @@ def buyable(g: Game, s: int) -> bool:
 
 def why_illegal(g: Game, action: int) -> str:
     """A clear reason an illegal action is refused."""
+    action = int(action) if isinstance(action, Integral) else action
     if not isinstance(action, int) or not 0 <= action < N_ACTIONS:
         return f"action must be an int in 0..{N_ACTIONS - 1}, got {action!r}"
     if g.done:
@@ -396,7 +398,10 @@ def why_illegal(g: Game, action: int) -> str:
 # ---------------------------------------------------------------------------- stepping ---
 def step(g: Game, action: int, validate: bool = True) -> None:
     """Apply one flat action in place. With ``validate`` (the default) an illegal action raises
-    :class:`IllegalActionError` and changes nothing; ``validate=False`` is the trusted fast path."""
+    :class:`IllegalActionError` and changes nothing; ``validate=False`` is the trusted fast path.
+    Numpy integers are accepted like ints (what samplers and array code hand over)."""
+    if isinstance(action, Integral):
+        action = int(action)
     if validate and (not isinstance(action, int) or not 0 <= action < N_ACTIONS or not legal_mask(g)[action]):
         raise IllegalActionError(why_illegal(g, action))
     p = g.player

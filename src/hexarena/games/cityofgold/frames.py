@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import Phase
 from hexarena.games.cityofgold.board import GRID, REQ_NAMES, TERRAIN_NAMES
-from hexarena.games.cityofgold.engine import ARRIVED, DISCARD_PILE, DRAW_PILE, HAND
+from hexarena.games.cityofgold.engine import ARRIVED, DISCARD_PILE, DRAW_PILE, HAND, Game
 from hexarena.games.cityofgold.render import hex_code
 
-if TYPE_CHECKING:
-    from hexarena.games.cityofgold.state import CityOfGoldState
 
-
-def build_frame(state: CityOfGoldState) -> dict[str, Any]:
-    """Tiles with terrain and requirement labels, pawns, blockades, player panels and the shop."""
-    from hexarena.games.cityofgold.state import ROLES
-
-    g = state.game
+def build_frame(g: Game, roles: Sequence[str]) -> dict[str, Any]:
+    """Tiles with terrain and requirement labels, pawns, blockades, player panels and the shop
+    of game ``g``, seat ``p`` named ``roles[p]``."""
     course = g.course
     pawn_at = {c: p for p, cells in enumerate(g.pawns) for c in cells if c != ARRIVED}
     standing = {cell: b for cell, _, b in course.gates if g.blockade_holder[b] < 0}
@@ -35,7 +31,7 @@ def build_frame(state: CityOfGoldState) -> dict[str, Any]:
             "q": h.q,
             "r": h.r,
             "terrain": TERRAIN_NAMES[course.terrain[cell]],
-            "owner": ROLES[pawn_at[cell]] if cell in pawn_at else None,
+            "owner": roles[pawn_at[cell]] if cell in pawn_at else None,
             "label": hex_code(course, cell),
             "region": course.piece_of[cell],
         }
@@ -49,7 +45,7 @@ def build_frame(state: CityOfGoldState) -> dict[str, Any]:
         zones = g.zones[p]
         players.append(
             {
-                "role": ROLES[p],
+                "role": roles[p],
                 "score": float(g.rewards[p]),
                 "fields": {
                     "pawns home": sum(1 for c in g.pawns[p] if c == ARRIVED),
@@ -70,11 +66,11 @@ def build_frame(state: CityOfGoldState) -> dict[str, Any]:
         {
             "name": b.name,
             "cost": f"{b.amount} {REQ_NAMES[b.kind]}",
-            "holder": _role(g.blockade_holder[i], ROLES),
+            "holder": _role(g.blockade_holder[i], roles),
         }
         for i, b in enumerate(course.blockades)
     ]
-    turn = {"turn": g.turn + 1, "phase": Phase(g.phase).name, "to act": ROLES[g.player]}
+    turn = {"turn": g.turn + 1, "phase": Phase(g.phase).name, "to act": roles[g.player]}
     return {
         "layout": "pointy",
         "cells": cells,
@@ -83,5 +79,5 @@ def build_frame(state: CityOfGoldState) -> dict[str, Any]:
     }
 
 
-def _role(seat: int, roles: tuple[str, ...]) -> str | None:
+def _role(seat: int, roles: Sequence[str]) -> str | None:
     return None if seat < 0 else roles[seat]

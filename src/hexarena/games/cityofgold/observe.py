@@ -2,13 +2,19 @@
 
 ``shared``
     ``map`` uint8 [48, 48, 7]: channel 0 = relative occupancy (1 = player to act, 2 = next, ...,
-    0 = empty), channels 1-5 = machete, paddle, coin, discard, remove requirement, channel 6 = finish;
+    0 = empty; + 4 for a seat's pawn 1, so 5 = the mover's pawn 1), channels 1-5 = machete,
+    paddle, coin, discard, remove requirement, channel 6 = finish;
     ``phase`` uint8 (:class:`~.actions.Phase`); ``current_resources`` float32 [3] (machete, paddle,
     coin; coin is the money in the buying phase and may be x.5); ``shop`` uint8 [18] copies left
     per shop index; ``market`` bool [18]; ``blockades`` int8 [6, 4] rows (standing, requirement
     kind, amount, holder relative to the player to act: 0 none, 1 self, 2 next, ...);
-    ``blockade_map`` uint8 [48, 48]: blockade index + 1 on the hexes either side of
-    a blockade's border (a move across that border needs the blockade opened first).
+    ``blockade_map`` uint8 [48, 48, 6]: at [x, y, d], blockade index + 1 if the move from hex
+    (x, y) in hexgrid direction d (the flat MOVE order) crosses that blockade's border, else 0
+    (static: whether it still stands is in ``blockades``);
+    ``pending`` uint8: hand cards still owed (``PAY_DISCARD``, ``PAY_REMOVE``: all of them must
+    go) or still allowed (``REMOVE``: up to that many, or pass), else 0;
+    ``turn`` int32: player turns played so far; ``max_turns`` int32: the cap (the game is
+    truncated when ``turn`` reaches it).
 ``player_data`` [4], by absolute seat
     ``obs``: the five zones ``draw``, ``hand``, ``active``, ``played``, ``discard`` uint8 [21] plus
     ``hand_size``, ``draw_size``, ``arrived`` (pawns home), ``blockades``; the hand and draw pile of
@@ -28,7 +34,7 @@ from hexarena.games.cityofgold.actions import (
     DISCARD,
     HEAD_SIZES,
     HEADS,
-    MOVE,
+    MOVE_HEAD,
     N_ACTIONS,
     PLAY,
     REMOVE,
@@ -50,7 +56,10 @@ SHARED_DTYPE = np.dtype(
         ("shop", np.uint8, (C.N_SHOP,)),
         ("market", np.bool_, (C.N_SHOP,)),
         ("blockades", np.int8, (6, 4)),
-        ("blockade_map", np.uint8, (GRID, GRID)),
+        ("blockade_map", np.uint8, (GRID, GRID, 6)),
+        ("pending", np.uint8),
+        ("turn", np.int32),
+        ("max_turns", np.int32),
     ]
 )
 PLAYER_OBS_DTYPE = np.dtype(
@@ -91,12 +100,12 @@ def static_layers(course: Course) -> tuple[np.ndarray, np.ndarray]:
         if kind != NO_REQ:
             layers[cell, kind] = course.req_amount[cell]
         layers[cell, 6] = course.terrain[cell] == FINISH
-    guard = np.zeros(GRID * GRID, np.uint8)
-    for cell, _, b in course.gates:
-        guard[cell] = b + 1
+    guard = np.zeros((GRID * GRID, 6), np.uint8)
+    for cell, d, b in course.gates:
+        guard[cell, d] = b + 1
     if len(_STATIC) > 512:
         _STATIC.clear()
-    _STATIC[id(course)] = (course, layers.reshape(GRID, GRID, 7), guard.reshape(GRID, GRID))
+    _STATIC[id(course)] = (course, layers.reshape(GRID, GRID, 7), guard.reshape(GRID, GRID, 6))
     return _STATIC[id(course)][1], _STATIC[id(course)][2]
 
 
@@ -113,6 +122,7 @@ class ObsWriter:
         shared, players = recs["shared"], recs["player_data"]
         self.map, self.blockade_map = shared["map"], shared["blockade_map"]
         self.phase, self.res = shared["phase"], shared["current_resources"]
+        self.pending, self.turn, self.max_turns = shared["pending"], shared["turn"], shared["max_turns"]
         self.shop, self.market, self.blockades = shared["shop"], shared["market"], shared["blockades"]
         obs = players["obs"]
         self.zones = [obs[f] for f in ZONE_FIELDS]
@@ -145,11 +155,12 @@ class ObsWriter:
             grid[cell // GRID, cell % GRID, 0] = 0
         marked = self._marked[i] = []
         for p, pawns in enumerate(g.pawns):
-            for cell in pawns:
+            for k, cell in enumerate(pawns):
                 if cell != ARRIVED:
-                    grid[cell // GRID, cell % GRID, 0] = (p - me) % n + 1
+                    grid[cell // GRID, cell % GRID, 0] = (p - me) % n + 1 + 4 * k
                     marked.append(cell)
         self.phase[i] = g.phase
+        self.pending[i], self.turn[i], self.max_turns[i] = g.pending, g.turn, g.max_turns
         self.res[i] = (0.0, 0.0, g.money2 / 2) if g.phase == Phase.BUYING else g.res
         self.shop[i] = g.shop
         self.market[i] = g.market
@@ -178,22 +189,26 @@ class ObsWriter:
         flat = self.flat[i]
         flat[:] = legal_mask(g)
         heads = self.heads[i, me]
-        for h, (start, size) in _head_slices(g.phase).items():
+        forced = g.phase in (Phase.PAY_DISCARD, Phase.PAY_REMOVE)
+        for h, flat_actions in _head_actions(g.phase).items():
             head = heads[h]
-            head[0] = True
-            head[1:] = flat[start : start + size]
+            head[0] = not (forced and h == "remove")  # an owed payment cannot be left out
+            head[1:] = flat[flat_actions]
 
 
-def _head_slices(phase: int) -> dict[str, tuple[int, int]]:
-    """Where each head of the five-head mask lies in the flat mask in this phase."""
+def _head_actions(phase: int) -> dict[str, np.ndarray | slice]:
+    """The flat actions of each head's entries 1.. in this phase (``move`` in 0.0.3's order)."""
     removal = DISCARD if phase in (Phase.PAY_DISCARD, Phase.BUYING) else REMOVE
     return {
-        "play": (PLAY, C.N_CARDS),
-        "play_special": (SPECIAL, C.N_CARDS),
-        "remove": (removal, C.N_CARDS),
-        "move": (MOVE, 12),
-        "get_from_shop": (SHOP, C.N_SHOP),
+        "play": slice(PLAY, PLAY + C.N_CARDS),
+        "play_special": slice(SPECIAL, SPECIAL + C.N_CARDS),
+        "remove": slice(removal, removal + C.N_CARDS),
+        "move": _MOVE_HEAD,
+        "get_from_shop": slice(SHOP, SHOP + C.N_SHOP),
     }
+
+
+_MOVE_HEAD = np.array(MOVE_HEAD, np.intp)
 
 
 def observe(g: Game, omniscient: bool = False, viewer: int | None = None) -> np.ndarray:

@@ -48,6 +48,7 @@ from hexarena.games.cityofgold.engine import (
     new_game,
     step,
 )
+from hexarena.games.cityofgold.frames import build_frame
 from hexarena.games.cityofgold.observe import flatten, observe
 from hexarena.games.cityofgold.render import LEGEND, ascii_map, hex_code, zone_text
 
@@ -320,7 +321,7 @@ class CityOfGoldState(GameState):
             status += f" Still to pay/remove: {g.pending} card(s)."
         return status
 
-    def describe_move(self, move: Move) -> str:
+    def move_note(self, move: Move) -> str:
         """Where a pawn move leads (terrain, position, distance to El Dorado) or what it opens."""
         try:
             action = self.action_of(move)
@@ -355,6 +356,4 @@ class CityOfGoldState(GameState):
         return flatten(observe(self.game, viewer=ROLES.index(role)))
 
     def frame(self) -> dict[str, Any]:
-        from hexarena.games.cityofgold.frames import build_frame
-
-        return build_frame(self)
+        return build_frame(self.game, ROLES)

@@ -8,6 +8,7 @@ allowed (None when it is), so validation can say exactly what was wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hexarena.games.smallworld.abilities import AbilityHook
 from hexarena.games.smallworld.enums import DEFENSIVE_MARKERS, Marker, RaceName
@@ -217,11 +218,26 @@ def _adjacent_to_held(att: Attack) -> set[int]:
     return out
 
 
-def execute_conquest(region_id: int, gs: GameState, player_id: int, tokens_used: int, race: RaceName) -> None:
-    """Take ``region_id`` with ``tokens_used`` tokens of ``race`` from its owner's hand."""
+def execute_conquest(
+    region_id: int, gs: GameState, player_id: int, tokens_used: int, race: RaceName
+) -> dict[str, Any]:
+    """Take ``region_id`` with ``tokens_used`` tokens of ``race`` from its owner's hand.
+
+    Returns the public account of it (for the event log): who took what from whom, with how many.
+    """
     st = gs.regions[region_id]
     non_empty = st.has_lost_tribe or st.tokens > 0
     defender, defender_race, tokens = st.owner, st.race, st.tokens
+    account: dict[str, Any] = {
+        "race": race.value,
+        "region": region_id,
+        "tokens": tokens_used,
+        "defender": defender,
+        "defender_race": defender_race.value if defender_race else None,
+        "defender_tokens": tokens,
+        "defender_lost": 0,
+        "lost_tribe": st.has_lost_tribe,
+    }
     active = gs.players[player_id].active
     is_active_pool = active is not None and active.race_name == race
     if (
@@ -234,7 +250,7 @@ def execute_conquest(region_id: int, gs: GameState, player_id: int, tokens_used:
     st.clear()
     st.has_lost_tribe = False
     if defender_race is not None:
-        handle_displacement(gs, defender_race, tokens)
+        account["defender_lost"] = handle_displacement(gs, defender_race, tokens)
     found = pool_state(gs, race)
     assert found is not None
     found[1].tokens_in_hand -= tokens_used
@@ -246,6 +262,7 @@ def execute_conquest(region_id: int, gs: GameState, player_id: int, tokens_used:
     race_ab, power_ab = pool_abilities(gs, race)
     race_ab.on_region_conquered(gs, player_id, region_id, non_empty)
     power_ab.on_region_conquered(gs, player_id, region_id, non_empty)
+    return account
 
 
 def is_active_race(gs: GameState, player: int, race: RaceName | None) -> bool:
@@ -254,8 +271,8 @@ def is_active_race(gs: GameState, player: int, race: RaceName | None) -> bool:
     return active is not None and active.race_name == race
 
 
-def handle_displacement(gs: GameState, race: RaceName, tokens: int) -> None:
-    """The defender discards 1 token (Elves none) and keeps the rest for redeployment.
+def handle_displacement(gs: GameState, race: RaceName, tokens: int) -> int:
+    """The defender discards 1 token (Elves none) and keeps the rest; returns the discarded count.
 
     Tokens of a pool that redeploys this very turn (the turn player's own races) go straight to
     its hand; others wait in ``gs.pending`` until the end of the attacker's turn.
@@ -265,7 +282,7 @@ def handle_displacement(gs: GameState, race: RaceName, tokens: int) -> None:
     gs.return_to_tray(race, loss)
     back = tokens - loss
     if back <= 0:
-        return
+        return loss
     found = pool_state(gs, race)
     assert found is not None
     owner, pool = found
@@ -276,9 +293,10 @@ def handle_displacement(gs: GameState, race: RaceName, tokens: int) -> None:
         pool.tokens_in_hand += back
     else:
         gs.pending[race] = gs.pending.get(race, 0) + back
+    return loss
 
 
-def convert_with_sorcerer(gs: GameState, player_id: int, region_id: int) -> None:
+def convert_with_sorcerer(gs: GameState, player_id: int, region_id: int) -> dict[str, Any]:
     """Replace the lone enemy token with a Sorcerer from the tray."""
     st = gs.regions[region_id]
     active = gs.players[player_id].active
@@ -286,5 +304,4 @@ def convert_with_sorcerer(gs: GameState, player_id: int, region_id: int) -> None
     active.sorcerer_targets_this_turn.add(st.owner)
     gs.tray[RaceName.SORCERERS] -= 1
     active.tokens_in_hand += 1
-    active.total_tokens += 1
-    execute_conquest(region_id, gs, player_id, 1, active.race_name)
+    return execute_conquest(region_id, gs, player_id, 1, active.race_name)

@@ -53,7 +53,7 @@ def new_game_state(config: GameConfig, game_map: MapGraph | None = None) -> Game
     for region in game_map.regions:
         markers = [Marker.MOUNTAIN] if region.terrain is Terrain.MOUNTAIN else []
         regions.append(RegionState(region.id, markers=markers, has_lost_tribe=region.lost_tribe))
-    return GameState(
+    gs = GameState(
         config=config,
         map=game_map,
         regions=regions,
@@ -62,6 +62,8 @@ def new_game_state(config: GameConfig, game_map: MapGraph | None = None) -> Game
         rng=rng,
         tray={name: cfg.max_tokens for name, cfg in races.items()},
     )
+    gs.record("turn_start")
+    return gs
 
 
 class SmallWorldGame:
@@ -70,7 +72,6 @@ class SmallWorldGame:
     def __init__(self, config: GameConfig, game_map: MapGraph | None = None) -> None:
         self.config = config
         self._state = new_game_state(config, game_map)
-        self._events: list[dict[str, Any]] = []
 
     # -- queries ---------------------------------------------------------------------------
     def get_observation(self, player_id: int) -> dict[str, Any]:
@@ -108,7 +109,6 @@ class SmallWorldGame:
         copy = SmallWorldGame.__new__(SmallWorldGame)
         copy.config = self.config
         copy._state = self._state.clone()
-        copy._events = []
         return copy
 
     # -- actions ---------------------------------------------------------------------------
@@ -119,14 +119,14 @@ class SmallWorldGame:
             raise GameOver("the game is over; no more actions are accepted")
         clean = act.validate_action(gs, player_id, action)
         atype = ActionType(clean["type"])
-        self._events = []
+        first_event = len(gs.events)
         result = _HANDLERS[atype](self, clean) or {}
         gs.action_log.append(clean)
         self._enter(pm.advance_phase(gs, atype))
         return {
             "action": clean,
             **result,
-            "events": self._events,
+            "events": gs.events[first_event:],
             "phase": gs.phase.value,
             "current_player": gs.acting_player,
             "game_over": gs.game_over,
@@ -148,10 +148,13 @@ class SmallWorldGame:
         combo, net = gs.combo_row.pick(a["index"], player.coins)
         player.coins += net
         tokens = gs.take_from_tray(combo.race, combo.total_tokens)
-        player.active = ActiveRaceState(combo.race, combo.power, tokens, tokens)
+        player.active = ActiveRaceState(combo.race, combo.power, tokens)
         get_race_ability(combo.race).on_combo_picked(gs, pid)
         get_power_ability(combo.power).on_combo_picked(gs, pid)
         gs.ghoul_turn = ghoul_pool(gs, pid) is not None
+        gs.record(
+            "pick_combo", race=combo.race.value, power=combo.power.value, index=a["index"], coins_change=net
+        )
         return {"race": combo.race.value, "power": combo.power.value, "coins_change": net}
 
     def _expand(self, a: dict[str, Any]) -> Result:
@@ -163,6 +166,7 @@ class SmallWorldGame:
         race_ab, power_ab = get_race_ability(active.race_name), get_power_ability(active.power_name)
         active.tokens_in_hand += race_ab.on_ready_troops(gs, pid) + power_ab.on_ready_troops(gs, pid)
         gs.ghoul_turn = ghoul_pool(gs, pid) is not None
+        gs.record("expand", race=active.race_name.value, tokens_in_hand=active.tokens_in_hand)
         return {}
 
     def _ready_troops(self, pool: ActiveRaceState | DeclineRaceState) -> None:
@@ -201,12 +205,12 @@ class SmallWorldGame:
         player.active = None
         if old is not None:
             self._remove_race(old)
-        self._events.append({"event": "decline", "player": pid, "race": race.value})
+        gs.record("decline", pid, race=race.value, power=power.value)
 
     def _remove_race(self, pool: DeclineRaceState) -> None:
         """A declined race leaves the map; its banner (and a kept badge) go under their stacks."""
         gs = self._state
-        race = pool.race_name
+        race, owner = pool.race_name, gs.race_owner(pool.race_name)
         for st in gs.regions:
             if st.race == race:
                 gs.return_to_tray(race, st.tokens)
@@ -220,15 +224,19 @@ class SmallWorldGame:
         gs.combo_row.return_race(race)
         if get_power_ability(pool.power_name).persists_in_decline():
             gs.combo_row.return_power(pool.power_name)
+        gs.record("race_removed", owner, race=race.value)
 
     def _abandon(self, a: dict[str, Any]) -> Result:
         gs = self._state
         active = gs.players[gs.current_player].active
         assert active is not None
+        tokens = {}
         for rid in a["region_ids"]:
             st = gs.regions[rid]
             active.tokens_in_hand += st.tokens
+            tokens[str(rid)] = st.tokens
             st.clear()
+        gs.record("abandon", race=active.race_name.value, regions=tokens)
         return {}
 
     def _conquer(self, a: dict[str, Any]) -> Result:
@@ -236,7 +244,7 @@ class SmallWorldGame:
         pid, race = gs.current_player, act.conquest_pool(gs)
         att = attack_for(gs, pid, race)
         cost = effective_cost(att, a["region_id"])
-        execute_conquest(a["region_id"], gs, pid, cost, race)
+        gs.record("conquest", **execute_conquest(a["region_id"], gs, pid, cost, race), by="conquest")
         if gs.phase is Phase.CONQUEST:
             gs.conquests_started = True
             active = gs.players[pid].active
@@ -255,10 +263,10 @@ class SmallWorldGame:
         cost = effective_cost(att, rid)
         roll = gs.rng.roll_reinforcement_die()
         success = att.hand + roll >= cost
+        gs.record("reinforcement_die", race=att.race.value, region=rid, roll=roll, success=success)
         if success:
-            execute_conquest(rid, gs, pid, att.hand, att.race)
+            gs.record("conquest", **execute_conquest(rid, gs, pid, att.hand, att.race), by="final conquest")
         gs.conquests_started = gs.conquests_started or gs.phase is not Phase.GHOUL_CONQUEST
-        self._events.append({"event": "reinforcement_die", "roll": roll, "success": success})
         return {"die": roll, "success": success, "max_die": MAX_DIE}
 
     def _use_dragon(self, a: dict[str, Any]) -> Result:
@@ -267,7 +275,7 @@ class SmallWorldGame:
         active = gs.players[pid].active
         assert active is not None
         gs.strip_markers(Marker.DRAGON)
-        execute_conquest(a["region_id"], gs, pid, 1, active.race_name)
+        gs.record("conquest", **execute_conquest(a["region_id"], gs, pid, 1, active.race_name), by="dragon")
         gs.regions[a["region_id"]].markers.append(Marker.DRAGON)
         active.dragon_used_this_turn = True
         gs.conquests_started = True
@@ -275,7 +283,7 @@ class SmallWorldGame:
 
     def _use_sorcerer(self, a: dict[str, Any]) -> Result:
         gs = self._state
-        convert_with_sorcerer(gs, gs.current_player, a["region_id"])
+        gs.record("conquest", **convert_with_sorcerer(gs, gs.current_player, a["region_id"]), by="sorcerer")
         gs.conquests_started = True
         return {}
 
@@ -283,6 +291,7 @@ class SmallWorldGame:
         gs = self._state
         pid = gs.current_player
         self._place_pools(act.redeploy_pools(gs, pid), a["placements"])
+        gs.record("redeploy", placements=_placement_json(a["placements"]))
         active = gs.players[pid].active
         if active is not None:
             race_ab, power_ab = get_race_ability(active.race_name), get_power_ability(active.power_name)
@@ -306,6 +315,7 @@ class SmallWorldGame:
         gs.strip_markers(Marker.ENCAMPMENT)
         for rid, n in a["placements"].items():
             gs.regions[rid].markers.extend([Marker.ENCAMPMENT] * n)
+        gs.record("place_bivouacs", placements=_placement_json(a["placements"]))
         return {}
 
     def _place_fortress(self, a: dict[str, Any]) -> Result:
@@ -315,6 +325,7 @@ class SmallWorldGame:
             active = gs.players[gs.current_player].active
             assert active is not None
             active.fortress_placed_this_turn = True
+        gs.record("place_fortress", region=a["region_id"])
         return {}
 
     def _place_heroes(self, a: dict[str, Any]) -> Result:
@@ -322,6 +333,7 @@ class SmallWorldGame:
         gs.strip_markers(Marker.HERO)
         for rid in a["region_ids"]:
             gs.regions[rid].markers.append(Marker.HERO)
+        gs.record("place_heroes", regions=list(a["region_ids"]))
         return {}
 
     def _choose_ally(self, a: dict[str, Any]) -> Result:
@@ -330,6 +342,7 @@ class SmallWorldGame:
             gs.diplomat_immunity.pop(gs.current_player, None)
         else:
             gs.diplomat_immunity[gs.current_player] = a["target_player"]
+        gs.record("diplomat_ally", target_player=a["target_player"])
         return {}
 
     def _stout_decline(self, a: dict[str, Any]) -> Result:
@@ -343,6 +356,7 @@ class SmallWorldGame:
             gs.pending.pop(race, None)
         for rid, n in a["placements"].items():
             gs.regions[rid].tokens += n
+        gs.record("opponent_redeploy", gs.acting_player, placements=_placement_json(a["placements"]))
         return {}
 
     # -- automatic phases -------------------------------------------------------------------
@@ -352,19 +366,21 @@ class SmallWorldGame:
         while True:
             if gs.phase_queue and gs.phase_queue[0] is phase:
                 gs.phase_queue.pop(0)
-            gs.phase = phase
+            entering, gs.phase = gs.phase is not phase, phase
             pid = gs.current_player
             active = gs.players[pid].active
             if phase is Phase.GHOUL_CONQUEST:
                 ghouls = ghoul_pool(gs, pid)
                 assert ghouls is not None
-                self._ready_troops(ghouls)
+                if entering:  # once per turn: after a conquest the phase is re-entered
+                    self._ready_troops(ghouls)
                 return
             if phase is Phase.CONQUEST:
                 assert active is not None  # a combo was picked or the race expanded
                 berserk = get_power_ability(active.power_name).use_reinforcement_die_per_conquest()
                 if berserk and active.berserk_die_result is None:
                     active.berserk_die_result = gs.rng.roll_reinforcement_die()
+                    gs.record("berserk_die", race=active.race_name.value, roll=active.berserk_die_result)
                 return
             if phase is Phase.FINAL_CONQUEST:
                 berserk = (
@@ -384,7 +400,7 @@ class SmallWorldGame:
                 continue
             if phase is Phase.SCORE:
                 earned = apply_scoring(gs, pid)
-                self._events.append({"event": "score", "player": pid, "coins": earned})
+                gs.record("score", pid, coins=earned)
                 phase = pm.phase_after_score(gs)
                 continue
             if phase is Phase.OPPONENT_REDEPLOY:
@@ -409,7 +425,6 @@ class SmallWorldGame:
         wanted = race_ab.tokens_gained_at_redeploy(gs, pid) + power_ab.tokens_gained_at_redeploy(gs, pid)
         got = gs.take_from_tray(active.race_name, wanted)
         active.tokens_in_hand += got
-        active.total_tokens += got
 
     def _next_displaced(self) -> bool:
         """Resolve waiting tokens in seat order after the turn player; True if someone must act."""
@@ -455,7 +470,13 @@ class SmallWorldGame:
             return Phase.GAME_OVER
         gs.current_player = gs.acting_player = nxt
         gs.diplomat_immunity.pop(nxt, None)
+        gs.record("turn_start")
         return Phase.CHOOSE_EXPAND_OR_DECLINE if gs.players[nxt].active is not None else Phase.PICK_COMBO
+
+
+def _placement_json(placements: Mapping[int, int]) -> dict[str, int]:
+    """{region id: tokens} with string keys, as JSON writes them."""
+    return {str(rid): n for rid, n in sorted(placements.items())}
 
 
 def _pool(gs: GameState, race: RaceName) -> ActiveRaceState | DeclineRaceState:

@@ -103,7 +103,6 @@ class ActiveRaceState:
     race_name: RaceName
     power_name: PowerName
     tokens_in_hand: int
-    total_tokens: int
     first_turn: bool = True
     regions_conquered_this_turn: list[int] = field(default_factory=list)
     non_empty_conquests_this_turn: int = 0
@@ -129,7 +128,6 @@ class ActiveRaceState:
             self.race_name,
             self.power_name,
             self.tokens_in_hand,
-            self.total_tokens,
             self.first_turn,
             list(self.regions_conquered_this_turn),
             self.non_empty_conquests_this_turn,
@@ -146,7 +144,6 @@ class ActiveRaceState:
             "race": self.race_name.value,
             "power": self.power_name.value,
             "tokens_in_hand": self.tokens_in_hand,
-            "total_tokens": self.total_tokens,
             "first_turn": self.first_turn,
             "regions_conquered_this_turn": list(self.regions_conquered_this_turn),
             "non_empty_conquests_this_turn": self.non_empty_conquests_this_turn,
@@ -234,6 +231,9 @@ class GameState:
     #: True while the turn's player runs declined Ghouls alongside the active race this turn.
     ghoul_turn: bool = False
     conquests_started: bool = False
+    #: The public event log, oldest first: what each player did and what it caused (see
+    #: ``observation.events_since_last_turn``). Each entry is a JSON-safe dict, never changed.
+    events: list[dict[str, Any]] = field(default_factory=list)
 
     # -- queries -------------------------------------------------------------------------
     def race_owner(self, race: RaceName) -> int | None:
@@ -289,6 +289,17 @@ class GameState:
         if self.tray[race] > get_race_config(race).max_tokens:
             raise AssertionError(f"{race} tray overflow")  # an engine bug, never a player's error
 
+    def record(self, event: str, player: int | None = None, **details: Any) -> dict[str, Any]:
+        """Append ``event`` to the public log, stamped with the turn and the player who acted."""
+        entry = {
+            "event": event,
+            "turn": self.turn,
+            "player": self.current_player if player is None else player,
+        }
+        entry.update(details)
+        self.events.append(entry)
+        return entry
+
     def strip_markers(self, marker: Marker, race: RaceName | None = None) -> None:
         """Remove every ``marker`` from the map, or only from the regions ``race`` holds."""
         for r in self.regions:
@@ -318,6 +329,7 @@ class GameState:
             list(self.phase_queue),
             self.ghoul_turn,
             self.conquests_started,
+            list(self.events),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -338,4 +350,5 @@ class GameState:
             "phase_queue": [p.value for p in self.phase_queue],
             "ghoul_turn": self.ghoul_turn,
             "conquests_started": self.conquests_started,
+            "events": list(self.events),
         }

@@ -87,15 +87,82 @@ def _region_line(r: Mapping[str, Any], roles: list[str]) -> str:
     return f"{head}: {who}{extra}; adjacent {adj}"
 
 
+def _tokens_text(r: Mapping[str, Any]) -> str:
+    pending = f", {r['tokens_pending']} to redeploy" if r["tokens_pending"] else ""
+    return (
+        f"{r['tokens_on_map']} on the map, {r['tokens_in_hand']} in hand{pending}, "
+        f"{r['tokens_in_box']} in the box"
+    )
+
+
 def _race_text(p: Mapping[str, Any]) -> str:
     parts = []
     if p["active"]:
         a = p["active"]
-        parts.append(f"active {a['race']} + {a['power']} ({a['tokens_in_hand']} in hand)")
+        parts.append(f"active {a['race']} + {a['power']} ({_tokens_text(a)})")
     for key in ("decline", "decline_spirit"):
         if p[key]:
-            parts.append(f"declined {p[key]['race']}")
+            d = p[key]
+            acting = [f"{d['race']} ability" if d["race_ability_acts"] else ""]
+            acting.append(f"{d['power']} power" if d["power_acts"] else "")
+            still = " and ".join(a for a in acting if a)
+            parts.append(
+                f"declined {d['race']} + {d['power']} ({_tokens_text(d)}; "
+                + (f"still acting: {still})" if still else "no ability acts in decline)")
+            )
     return "; ".join(parts) or "no race yet"
+
+
+def _placements_text(placements: Mapping[str, int]) -> str:
+    return " ".join(f"{rid}:{n}" for rid, n in placements.items()) or "nothing"
+
+
+def format_event(e: Mapping[str, Any], roles: list[str]) -> str:
+    """One line of the public event log, e.g. ``turn 3, blue: Orcs took region 7 (3 tokens) ...``."""
+    who = roles[e["player"]] if e.get("player") is not None else "nobody"
+    kind = e["event"]
+    if kind == "conquest":
+        how = "" if e["by"] == "conquest" else f" by {e['by']}"
+        text = f"{e['race']} took region {e['region']} with {e['tokens']} tokens{how}"
+        if e["defender"] is not None:
+            text += (
+                f" from {roles[e['defender']]}'s {e['defender_race']} "
+                f"({e['defender_tokens']} tokens, {e['defender_lost']} lost)"
+            )
+        elif e["lost_tribe"]:
+            text += " from the Lost Tribe"
+    elif kind == "turn_start":
+        text = "turn begins"
+    elif kind == "pick_combo":
+        text = f"picked {e['race']} + {e['power']} (row index {e['index']})"
+    elif kind == "expand":
+        text = f"{e['race']} readied their troops ({e['tokens_in_hand']} in hand)"
+    elif kind == "reinforcement_die":
+        text = f"{e['race']} rolled {e['roll']} for region {e['region']}: " + (
+            "success" if e["success"] else "failed"
+        )
+    elif kind == "berserk_die":
+        text = f"Berserk {e['race']} rolled {e['roll']}"
+    elif kind == "abandon":
+        text = f"{e['race']} abandoned {_placements_text(e['regions'])} (region:tokens)"
+    elif kind in ("redeploy", "opponent_redeploy", "place_bivouacs"):
+        text = f"{kind.replace('_', ' ')}: {_placements_text(e['placements'])} (region:tokens)"
+    elif kind == "decline":
+        text = f"{e['race']} went into decline"
+    elif kind == "race_removed":
+        text = f"declined {e['race']} left the map"
+    elif kind == "score":
+        text = f"scored {e['coins']} coins"
+    elif kind == "place_fortress":
+        text = f"fortress on region {e['region']}" if e["region"] is not None else "no fortress placed"
+    elif kind == "place_heroes":
+        text = "heroes on regions " + ", ".join(str(r) for r in e["regions"])
+    elif kind == "diplomat_ally":
+        target = e["target_player"]
+        text = f"made peace with {roles[target]}" if target is not None else "made peace with nobody"
+    else:
+        text = kind
+    return f"turn {e['turn']}, {who}: {text}"
 
 
 def render_observation(obs: Mapping[str, Any], roles: list[str], rules_hint: str = "") -> str:
@@ -115,6 +182,10 @@ def render_observation(obs: Mapping[str, Any], roles: list[str], rules_hint: str
             f"{roles[o['player_id']]}: coins {o['coins']}; {_race_text(o)}; "
             f"{o['regions']} regions, {o['tokens_on_map']} tokens."
         )
+    events = obs.get("events") or []
+    if events:
+        lines.append("Since your last turn (oldest first):")
+        lines += ["  " + format_event(e, roles) for e in events]
     lines.append("Combo row (index: race + power, tokens, coins on it; index i costs i coins):")
     for c in obs["combo_row"]:
         lines.append(

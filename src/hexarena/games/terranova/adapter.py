@@ -196,6 +196,10 @@ class TerraNovaState(GameState):
             raise self.unreadable(text, "a move is a JSON object, not a bare value")
         return move
 
+    def describe_move(self, move: Move) -> str:
+        """Other civilizations see the effects on the map, not the mover's choices."""
+        return "took its turn"
+
     def render_text(self, role: str | None = None) -> str:
         tb = load_tables()
         env: TerraNovaEnv = self.environment

@@ -40,7 +40,7 @@ _FIELDS = [
     ("blk_amount", np.int8, (MAX_BLOCKADES,)),
     ("n_blockades", np.int8),
     ("static_map", np.uint8, (N_CELLS * 7,)),  # observation map, channels 1-6 (channel 0 is zero)
-    ("guard", np.uint8, (N_CELLS,)),  # the observation's blockade map
+    ("guard", np.uint8, (N_CELLS * 6,)),  # the observation's blockade map
     ("play_seed", np.uint64),
 ]
 BOARD_DTYPE = np.dtype(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from hexarena.games.cityofgold import cards as C
-from hexarena.games.cityofgold.actions import DISCARD, MOVE, PASS, PLAY, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.actions import DISCARD, MOVE_HEAD, N_ACTIONS, PASS, PLAY, REMOVE, SHOP, SPECIAL
 
 # Card table columns (one row per card id).
 (M, P, COIN_, MONEY2, COST, SU, SPEC, DRAWN, REMOVES, HASRES, STARTER) = range(11)
@@ -34,13 +34,15 @@ def heads_to_flat_batch(actions: np.ndarray, phases: np.ndarray) -> np.ndarray:
     """:func:`..actions.heads_to_flat` over a batch of five-head records (vectorised)."""
     removal = np.where((phases == PAY_DISCARD) | (phases == BUYING), DISCARD, REMOVE)
     out = np.full(len(actions), PASS, np.int32)
+    moves = np.array((PASS, *MOVE_HEAD, N_ACTIONS), np.int32)  # past 12: refused as out of range
     for head, base in (
         ("remove", removal),
         ("get_from_shop", SHOP),
-        ("move", MOVE),
+        ("move", None),
         ("play_special", SPECIAL),
         ("play", PLAY),
     ):  # lowest precedence first, so higher heads overwrite
         v = actions[head].astype(np.int32)
-        out = np.where(v > 0, base + v - 1, out)
+        flat = moves[np.minimum(v, 13)] if base is None else base + v - 1
+        out = np.where(v > 0, flat, out)
     return out.astype(np.int32)

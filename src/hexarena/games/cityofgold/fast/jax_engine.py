@@ -25,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from hexarena.games.cityofgold import cards as C
-from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PLAY, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.actions import DISCARD, MOVE, MOVE_HEAD, N_ACTIONS, PLAY, REMOVE, SHOP, SPECIAL
 from hexarena.games.cityofgold.board import GRID, N_CELLS
 from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast.boards import STRIDE, BoardPool
@@ -36,6 +36,7 @@ from hexarena.games.cityofgold.fast.codes import (
     HAND_Z,
     MOVEMENT,
     PAY_DISCARD,
+    PAY_REMOVE,
     STARTER,
     card_table,
 )
@@ -51,7 +52,7 @@ from hexarena.games.cityofgold.fast.jax_rules import (
     mix64,
     randbelow,
 )
-from hexarena.games.cityofgold.observe import HEADS, OBS_DTYPE
+from hexarena.games.cityofgold.observe import HEADS, OBS_DTYPE, SHARED_DTYPE
 
 __all__ = [
     "Boards",
@@ -79,9 +80,10 @@ def observe(s: State, b: Boards, cfg: Config, mask: jax.Array) -> dict[str, jax.
 
 def _pawn_marks(s: State, cfg: Config) -> tuple[jax.Array, jax.Array]:
     """The map cells of the pawns (``N_CELLS`` for none) and their marks: the owner's seat
-    relative to the seat to act, plus one."""
-    rel = ((jnp.arange(4) - s.current_player) % cfg.n_players + 1).astype(jnp.uint8)
-    return jnp.where(s.pawns >= 0, s.pawns, N_CELLS).reshape(-1), jnp.repeat(rel, 2)
+    relative to the seat to act, plus one, plus 4 for pawn 1."""
+    rel = (jnp.arange(4) - s.current_player) % cfg.n_players + 1
+    marks = (rel[:, None] + 4 * jnp.arange(2)[None, :]).astype(jnp.uint8)
+    return jnp.where(s.pawns >= 0, s.pawns, N_CELLS).reshape(-1), marks.reshape(-1)
 
 
 def _mark_pawns(board_map: jax.Array, s: State, cfg: Config) -> jax.Array:
@@ -117,8 +119,12 @@ def _observation(
     starts = (PLAY, SPECIAL, removal, MOVE, SHOP)
     heads = {}
     for h, (start, size) in enumerate(zip(starts, _HEAD_SIZES, strict=True)):
-        part = jax.lax.dynamic_slice(mask, (jnp.asarray(start, i32),), (size,))
-        head = jnp.concatenate([jnp.ones(1, bool), part])
+        if HEADS[h] == "move":  # 0.0.3's direction order
+            part = mask[jnp.array(MOVE_HEAD)]
+        else:
+            part = jax.lax.dynamic_slice(mask, (jnp.asarray(start, i32),), (size,))
+        left_out = ~((HEADS[h] == "remove") & ((s.phase == PAY_DISCARD) | (s.phase == PAY_REMOVE)))
+        head = jnp.concatenate([left_out[None], part])  # an owed payment cannot be left out
         heads[HEADS[h]] = head[None, :] & mine
     counts = s.zones.sum(axis=2)
     return {
@@ -128,7 +134,10 @@ def _observation(
         "shop": s.shop.astype(jnp.uint8),
         "market": s.market,
         "blockades": blockades,
-        "blockade_map": guard.reshape(GRID, GRID),
+        "blockade_map": guard.reshape(GRID, GRID, 6),
+        "pending": s.pending.astype(jnp.uint8),
+        "turn": s.turn.astype(i32),
+        "max_turns": jnp.asarray(cfg.max_turns, i32),
         "zones": zones,
         "hand_size": jnp.where(playing, counts[:, HAND_Z], 0).astype(jnp.uint8),
         "draw_size": jnp.where(playing, counts[:, DRAW_Z], 0).astype(jnp.uint8),
@@ -146,7 +155,7 @@ def to_records(obs: dict[str, np.ndarray]) -> np.ndarray:
     obs = {k: np.asarray(v) for k, v in obs.items()}
     out = np.zeros(len(obs["phase"]), OBS_DTYPE)
     shared, players = out["shared"], out["player_data"]
-    for name in ("map", "phase", "current_resources", "shop", "market", "blockades", "blockade_map"):
+    for name in SHARED_DTYPE.names:
         shared[name] = obs[name]
     for z, name in enumerate(("draw", "hand", "active", "played", "discard")):
         players["obs"][name] = obs["zones"][:, :, z]
@@ -232,9 +241,9 @@ def step(s: State, action: jax.Array, b: Boards, cfg: Config) -> State:
 def _lift_layers(s: State, cfg: Config) -> dict[str, jax.Array]:
     """The map layers of ``s``'s observation, carried to the next one rather than rebuilt from
     the board (18 KiB per env): the map ``[N_CELLS, 7]`` without its pawn marks, and the
-    blockade map ``[N_CELLS]``."""
+    blockade map ``[N_CELLS * 6]``."""
     board_map = _clear_pawns(s.observation["map"].reshape(N_CELLS, 7), s, cfg)
-    return {"map": board_map, "blockade_map": s.observation["blockade_map"].reshape(N_CELLS)}
+    return {"map": board_map, "blockade_map": s.observation["blockade_map"].reshape(N_CELLS * 6)}
 
 
 def _observe_layers(s: State, b: Boards, cfg: Config, layers: dict[str, jax.Array]) -> State:
@@ -296,7 +305,9 @@ def _with_static_layers(obs: dict[str, jax.Array], idx: jax.Array, board: jax.Ar
     return out
 
 
-def _step_batch(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int) -> tuple[State, jax.Array]:
+def _step_batch(
+    s: State, actions: jax.Array, b: Boards, cfg: Config, size: int, reset: bool = True
+) -> tuple[State, jax.Array]:
     inside = (actions >= 0) & (actions < N_ACTIONS)
     valid = (
         inside
@@ -308,9 +319,26 @@ def _step_batch(s: State, actions: jax.Array, b: Boards, cfg: Config, size: int)
     stepped = jax.vmap(lambda x, a: _advance(x, a, b, cfg))(s, jnp.clip(actions, 0, N_ACTIONS - 1))
     cleared = jnp.zeros(n, bool)
     idle = s._replace(rewards=jnp.zeros((n, 4), jnp.float32), terminated=cleared, truncated=cleared)
-    s = _auto_reset(_select(valid, stepped, idle)._replace(observation=layers), b, cfg, size)
-    observed = jax.vmap(lambda x: _observe_layers(x._replace(observation={}), b, cfg, x.observation))(s)
-    return observed, ~valid
+    s = _select(valid, stepped, idle)._replace(observation=layers)
+    return _observe_batch(_auto_reset(s, b, cfg, size) if reset else s, b, cfg), ~valid
+
+
+def _observe_batch(s: State, b: Boards, cfg: Config) -> State:
+    """Every env observed around the map layers its ``observation`` carries."""
+    return jax.vmap(lambda x: _observe_layers(x._replace(observation={}), b, cfg, x.observation))(s)
+
+
+@functools.partial(jax.jit, static_argnames=("cfg", "size"), donate_argnames="s")
+def _reset_batch(s: State, b: Boards, cfg: Config, size: int) -> State:
+    layers = jax.vmap(lambda x: _lift_layers(x, cfg))(s)
+    return _observe_batch(_auto_reset(s._replace(observation=layers), b, cfg, size), b, cfg)
+
+
+def batch_reset_finished(s: State, b: Boards, cfg: Config, size: int) -> State:
+    """The finished envs of a ``batch_step(..., auto_reset=False)`` start their next game, as
+    ``batch_step`` would have done (their rewards and flags stay); ``s`` is donated."""
+    with jax.enable_x64(True):
+        return _reset_batch(s, b, cfg, size)
 
 
 def _select(where: jax.Array, x: State, y: State) -> State:
@@ -322,12 +350,12 @@ def _select(where: jax.Array, x: State, y: State) -> State:
     return jax.tree.map(pick, x, y)
 
 
-_batch_step = jax.jit(_step_batch, static_argnames=("cfg", "size"))
-_batch_step_donating = jax.jit(_step_batch, static_argnames=("cfg", "size"), donate_argnames="s")
+_batch_step = jax.jit(_step_batch, static_argnames=("cfg", "size", "reset"))
+_batch_step_donating = jax.jit(_step_batch, static_argnames=("cfg", "size", "reset"), donate_argnames="s")
 
 
 def batch_step(
-    s: State, actions: Any, b: Boards, cfg: Config, size: int, donate: bool = False
+    s: State, actions: Any, b: Boards, cfg: Config, size: int, donate: bool = False, auto_reset: bool = True
 ) -> tuple[State, jax.Array]:
     """``jit(vmap(step))`` with auto-reset: finished envs start their next game of the pool
     schedule; their ``rewards``, ``terminated`` and ``truncated`` still describe the finished one.
@@ -335,9 +363,13 @@ def batch_step(
 
     ``donate=True`` hands the state's buffers to the step, which updates them in place (the
     observation's 18 KiB of map layers among them); ``s`` is then unusable. Without it, XLA copies
-    the state into the step's buffers first, which costs more than the step itself."""
+    the state into the step's buffers first, which costs more than the step itself.
+
+    ``auto_reset=False`` leaves finished envs in their terminal state, observed (what the numpy
+    API copies to ``final_observations``); :func:`batch_reset_finished` then starts their next game."""
     with jax.enable_x64(True):
-        return (_batch_step_donating if donate else _batch_step)(s, jnp.asarray(actions, i32), b, cfg, size)
+        run = _batch_step_donating if donate else _batch_step
+        return run(s, jnp.asarray(actions, i32), b, cfg, size, auto_reset)
 
 
 @functools.partial(jax.jit, static_argnames=("cfg", "size"))

@@ -22,7 +22,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from hexarena.games.cityofgold import cards as C
-from hexarena.games.cityofgold.actions import DISCARD, MOVE, N_ACTIONS, PASS, REMOVE, SHOP, SPECIAL
+from hexarena.games.cityofgold.actions import DISCARD, MOVE, MOVE_HEAD, N_ACTIONS, PASS, REMOVE, SHOP, SPECIAL
 from hexarena.games.cityofgold.board import NEIGHBORS
 from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast import numba_cache  # noqa: F401 (before the first cached kernel)
@@ -133,7 +133,7 @@ def _offset(dtype: np.dtype, *path: str) -> int:
 
 # Slots of the layout vector (byte offsets inside one observation record).
 (O_MAP, O_PHASE, O_RES, O_SHOP, O_MARKET, O_BLK, O_GUARD, O_PD, O_PD_SIZE, O_FLAT, O_HEADS) = range(11)
-O_SEAT, O_HEAD_OFF, O_LEN = 11, 12, 17
+O_SEAT, O_HEAD_OFF, O_PENDING, O_TURN, O_MAX_TURNS, O_LEN = 11, 12, 17, 18, 19, 20
 
 
 def layout() -> np.ndarray:
@@ -147,6 +147,9 @@ def layout() -> np.ndarray:
         (O_MARKET, "market"),
         (O_BLK, "blockades"),
         (O_GUARD, "blockade_map"),
+        (O_PENDING, "pending"),
+        (O_TURN, "turn"),
+        (O_MAX_TURNS, "max_turns"),
     ):
         o[slot] = _offset(OBS_DTYPE, "shared", name)
     o[O_PD] = _offset(OBS_DTYPE, "player_data")
@@ -199,12 +202,12 @@ def head_positions() -> np.ndarray:
     for head, start, size in (
         ("play", 0, C.N_CARDS),
         ("play_special", SPECIAL, C.N_CARDS),
-        ("move", MOVE, 12),
         ("get_from_shop", SHOP, C.N_SHOP),
         ("remove", REMOVE, C.N_CARDS),
         ("remove", DISCARD, C.N_CARDS),
     ):
         pos[start : start + size] = _offset(MASK_DTYPE, head) + 1 + np.arange(size)
+    pos[list(MOVE_HEAD)] = _offset(MASK_DTYPE, "move") + 1 + np.arange(12)  # 0.0.3's direction order
     return pos
 
 

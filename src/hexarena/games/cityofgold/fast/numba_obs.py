@@ -20,7 +20,7 @@ from numba.extending import intrinsic
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import MOVE, N_ACTIONS, REMOVE, SHOP
 from hexarena.games.cityofgold.board import N_CELLS
-from hexarena.games.cityofgold.fast.codes import ARRIVED, BUYING
+from hexarena.games.cityofgold.fast.codes import ARRIVED, BUYING, PAY_DISCARD, PAY_REMOVE
 from hexarena.games.cityofgold.fast.numba_engine import (
     HAND_AT,
     O_BLK,
@@ -30,12 +30,15 @@ from hexarena.games.cityofgold.fast.numba_engine import (
     O_HEADS,
     O_MAP,
     O_MARKET,
+    O_MAX_TURNS,
     O_PD,
     O_PD_SIZE,
+    O_PENDING,
     O_PHASE,
     O_RES,
     O_SEAT,
     O_SHOP,
+    O_TURN,
     SEAT_BYTES,
     list_legal,
 )
@@ -76,7 +79,7 @@ def write_obs(dst, selected, s, b, mode: int, prev: int, action: int, c, t) -> N
     settings and constants records. Records, not arrays, are passed: an array argument costs
     reference counts."""
     row, sel, marked = dst.b, selected.b, s.marked
-    n_players, n_pawns, omniscient = c.n_players, c.n_pawns, c.omniscient
+    n_players, n_pawns, omniscient, max_turns = c.n_players, c.n_pawns, c.omniscient, c.max_turns
     o = t.layout
     me = s.player
     base = o[O_MAP]
@@ -86,7 +89,7 @@ def write_obs(dst, selected, s, b, mode: int, prev: int, action: int, c, t) -> N
         row[:] = 0
         for c in range(N_CELLS * 7):
             row[base + c] = b.static_map[c]
-        for c in range(N_CELLS):
+        for c in range(N_CELLS * 6):
             row[o[O_GUARD] + c] = b.guard[c]
     elif moved:
         for j in range(8):
@@ -99,10 +102,15 @@ def write_obs(dst, selected, s, b, mode: int, prev: int, action: int, c, t) -> N
             for i in range(n_pawns):
                 c = s.pawns[p, i]
                 if c != ARRIVED:
-                    row[base + c * 7] = (p - me + n_players) % n_players + 1
+                    row[base + c * 7] = (p - me + n_players) % n_players + 1 + 4 * i
                     marked[m] = c
                     m += 1
     row[o[O_PHASE]] = s.phase
+    row[o[O_PENDING]] = s.pending
+    for k in range(4):  # int32 little-endian; the cap changes only with the game
+        row[o[O_TURN] + k] = (s.turn >> (8 * k)) & 0xFF
+        if mode == FRESH:
+            row[o[O_MAX_TURNS] + k] = (max_turns >> (8 * k)) & 0xFF
     res = o[O_RES]
     for r in range(3):
         v2 = 2 * s.res[r]
@@ -142,6 +150,9 @@ def write_obs(dst, selected, s, b, mode: int, prev: int, action: int, c, t) -> N
     for h in range(5):
         hm[o[O_HEAD_OFF + h]] = 1
         sel[o[O_HEAD_OFF + h]] = 1
+    if s.phase == PAY_DISCARD or s.phase == PAY_REMOVE:  # an owed payment cannot be left out
+        hm[o[O_HEAD_OFF + 2]] = 0
+        sel[o[O_HEAD_OFF + 2]] = 0
     for j in range(n):
         a = s.legal[j]
         fm[a] = 1

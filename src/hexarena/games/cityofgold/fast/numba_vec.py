@@ -40,7 +40,7 @@ from hexarena.games.cityofgold.fast.numba_engine import (
 )
 from hexarena.games.cityofgold.fast.numba_obs import FRESH, MASK_BYTES, MOVER, VIEWER, write_obs
 from hexarena.games.cityofgold.observe import INFO_DTYPE, MAX_PLAYERS, OBS_DTYPE
-from hexarena.games.cityofgold.vec import Runner, VecEnv, VecSampler
+from hexarena.games.cityofgold.vec_base import Runner, VecEnv, VecSampler
 
 _TABLES: np.ndarray | None = None
 

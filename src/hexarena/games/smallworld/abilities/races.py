@@ -45,7 +45,6 @@ class AmazonsAbility(AbilityHook):
         assert active is not None
         got = gs.take_from_tray(RaceName.AMAZONS, AMAZON_EXTRA_TOKENS)
         active.tokens_in_hand += got
-        active.total_tokens += got
 
     def tokens_withheld_at_redeploy(self) -> int:
         return AMAZON_EXTRA_TOKENS
@@ -89,7 +88,8 @@ class GiantsAbility(AbilityHook):
 @register_race(RaceName.HALFLINGS)
 class HalflingsAbility(AbilityHook):
     def is_valid_first_target(self, gs: GameState, region_id: int) -> bool | None:
-        return gs.map.regions[region_id].is_land
+        # Any land region; water keeps the border rule (Seafaring Halflings enter by an edge sea).
+        return True if gs.map.regions[region_id].is_land else None
 
     def on_region_conquered(self, gs: GameState, pid: int, region_id: int, non_empty: bool) -> None:
         active = gs.players[pid].active
