@@ -1,4 +1,4 @@
-"""Where matches run: a local process pool (the default) or a Ray cluster.
+"""Where matches run: in the arena's process (one worker), a local process pool, or Ray.
 
 Both give the dispatcher :class:`concurrent.futures.Future` objects of
 :func:`hexarena.arena.worker.play` results, so everything above this module is the same for both;
@@ -61,11 +61,25 @@ class Backend:
 
     @staticmethod
     def local(workers: int, rates: Mapping[str, float]) -> Backend:
-        return LocalBackend(workers, rates)
+        return LocalBackend(workers, rates) if workers > 1 else InlineBackend(rates)
 
     @staticmethod
     def ray(address: str | None, workers: int | None, rates: Mapping[str, float]) -> Backend:
         return RayBackend(address, workers, rates)
+
+
+class InlineBackend(Backend):
+    """One match at a time in the arena's own process (``--workers 1``): no start-up cost."""
+
+    def __init__(self, rates: Mapping[str, float]) -> None:
+        super().__init__(1, ships_records=False)
+        if rates:
+            self.limiter = LimiterCall(RateLimiter(dict(rates)))
+
+    def submit(self, task: Mapping[str, Any]) -> Future[dict[str, Any]]:
+        future: Future[dict[str, Any]] = Future()
+        future.set_result(play(task, self.limiter))
+        return future
 
 
 class LocalBackend(Backend):

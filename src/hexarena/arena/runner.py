@@ -82,7 +82,7 @@ def run_arena(
             played = _dispatch(
                 config, store, backend, folder, todo, rows, done_before, planned, on_progress, summary
             )
-            if not played:  # everything left is held back by a budget
+            if not played or summary.unplayed_budget:  # the rest is held back by a budget
                 break
     finally:
         backend.close()
@@ -115,9 +115,9 @@ def _finished(store: ArenaStore) -> Finished:
     out: dict[str, Any] = {}
     for r in store.matches():
         if r["status"] == "done":
-            out[r["id"]] = (r["game"], tuple(r["seating"]), tuple(s["place"] for s in r["seats"]))
+            out[r["id"]] = (r["game"], r["round"], tuple(r["seating"]), tuple(s["place"] for s in r["seats"]))
         elif r["status"] == "error":
-            out[r["id"]] = (r["game"], tuple(r["seating"]), None)
+            out[r["id"]] = (r["game"], r["round"], tuple(r["seating"]), None)
     return out
 
 

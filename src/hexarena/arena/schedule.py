@@ -81,9 +81,11 @@ def match_id(
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
-def game_seed(config: ArenaConfig, game: ArenaGame, index: int) -> int:
-    """The seed of the ``index``-th game of every pairing of ``game`` (31 bits: every engine takes it)."""
-    return derive_seed(config.schedule.seed, game.key, index) % 2**31
+def game_seed(config: ArenaConfig, game: ArenaGame, index: int, rnd: int = 0) -> int:
+    """The seed of the ``index``-th game of every pairing of ``game`` (of Swiss round ``rnd``: new
+    seeds each round); 31 bits, which every engine takes."""
+    labels = (index,) if rnd == 0 else (index, "round", rnd)
+    return derive_seed(config.schedule.seed, game.key, *labels) % 2**31
 
 
 def rotations(players: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -97,7 +99,7 @@ def _pairing_matches(
     params, _ = seat_params(game, f"games[{gi}]")
     out = []
     for g in range(config.schedule.games_per_pairing):
-        seed = game_seed(config, game, g)
+        seed = game_seed(config, game, g, rnd)
         for ri, seating in enumerate(rotations(pairing)):
             mid = match_id(config, game.name, params, seed, seating)
             out.append(MatchSpec(mid, game.key, game.name, params, seed, seating, rnd, (rnd, gi, pi, g, ri)))
@@ -114,9 +116,9 @@ def pairings(config: ArenaConfig, game: ArenaGame, seats: int) -> list[tuple[str
     return list(itertools.combinations(field, seats))
 
 
-#: A finished match as Swiss pairing sees it: its game, its seating and each seat's place
-#: (1 = best), or None for places when the match was given up as an error.
-Finished = Mapping[str, tuple[str, tuple[str, ...], tuple[int, ...] | None]]
+#: A finished match as Swiss pairing sees it: its game, its round, its seating and each seat's
+#: place (1 = best), or None for places when the match was given up as an error.
+Finished = Mapping[str, tuple[str, int, tuple[str, ...], tuple[int, ...] | None]]
 
 
 def plan(config: ArenaConfig, finished: Finished) -> list[MatchSpec]:
@@ -168,8 +170,8 @@ def swiss_pods(
     (the lowest-placed ones that have sat out least)."""
     field = game_field(config, game)
     points = {p: 0.0 for p in field}
-    for _, (key, seating, places) in sorted(finished.items()):
-        if key != game.key or places is None or not set(seating) <= points.keys():
+    for _, (key, played_in, seating, places) in sorted(finished.items()):
+        if key != game.key or played_in >= rnd or places is None or not set(seating) <= points.keys():
             continue
         for player, place in zip(seating, places, strict=True):
             points[player] += (seats - place) / max(1, seats - 1)

@@ -87,7 +87,11 @@ def play(task: Mapping[str, Any], limiter: Limiter | None = None) -> dict[str, A
             result = {"outcome": {"kind": "error", "reason": f"match crashed: {tail}"}, "seats": []}
         if final_root is None:  # ship the record back (Ray: the driver may be on another machine)
             result["record_files"] = {p.name: p.read_bytes() for p in scratch.iterdir() if p.is_file()}
-        elif task.get("parent_pid") in (None, os.getppid()):  # an orphan of a killed arena keeps out
+        elif task.get("parent_pid") in (
+            None,
+            os.getppid(),
+            os.getpid(),
+        ):  # an orphan of a killed arena keeps out
             target = final_root / spec["id"]
             shutil.rmtree(target, ignore_errors=True)
             scratch.rename(target)
