@@ -122,7 +122,7 @@ class RayBackend(Backend):
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if address:
                 ray.init(address=address, **kwargs)
-            else:
+            else:  # a local Ray (note: its gRPC servers listen on every interface, as Ray does)
                 ray.init(num_cpus=workers, **kwargs)
         capacity = workers or int(ray.cluster_resources().get("CPU", 1))
         super().__init__(capacity, ships_records=True)
