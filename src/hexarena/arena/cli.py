@@ -87,4 +87,4 @@ def leaderboard(
     folder: Annotated[Path, typer.Argument(help="An arena folder (made by `hexarena arena`).")],
 ) -> None:
     """Print an arena's leaderboard again (from its database; the report files are rewritten)."""
-    show(load_report(folder), folder)
+    show(load_report(folder)[0], folder)

@@ -87,26 +87,29 @@ def run_arena(
     finally:
         backend.close()
         shutil.rmtree(folder / "matches" / ".tmp", ignore_errors=True)
-    summary.board = report(config, store, folder)
+    summary.board = report(config, store, folder)[0]
     store.close()
     return summary
 
 
-def report(config: ArenaConfig, store: ArenaStore, folder: Path) -> dict[str, Any]:
-    """Build the leaderboard of the current plan from the store and write the report files."""
+def report(config: ArenaConfig, store: ArenaStore, folder: Path | None) -> tuple[dict[str, Any], list[dict]]:
+    """The leaderboard of the current plan and its match rows; the report files are written
+    into ``folder`` unless it is None."""
     specs = plan(config, _finished(store))
     rows = store.matches(m.id for m in specs)
     board = leaderboard(config, rows, total_matches(config))
-    write_reports(folder, board, rows)
-    return board
+    if folder is not None:
+        write_reports(folder, board, rows)
+    return board, rows
 
 
-def load_report(folder: str | Path) -> dict[str, Any]:
-    """Rebuild an arena folder's report from its database (``hexarena leaderboard DIR``)."""
+def load_report(folder: str | Path, write: bool = True) -> tuple[dict[str, Any], list[dict]]:
+    """An arena folder's leaderboard and match rows, from its database (``hexarena leaderboard
+    DIR`` rewrites the report files; the viewer only reads)."""
     store = ArenaStore.existing(folder)
     try:
         config = parse_arena(store.config(), f"{folder}/arena.sqlite (stored config)")
-        return report(config, store, Path(folder))
+        return report(config, store, Path(folder) if write else None)
     finally:
         store.close()
 
