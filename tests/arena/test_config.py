@@ -3,20 +3,11 @@
 import pytest
 import yaml
 from arena_doubles import arena_config
+from tests.core.test_cli import run_main
 
 from hexarena.arena import parse_arena
 from hexarena.arena.schedule import plan, rotations, total_matches
-from hexarena.cli import main
 from hexarena.core.errors import ConfigError
-
-
-def run_main(monkeypatch, capsys, *args):
-    monkeypatch.setattr("sys.argv", ["hexarena", *args])
-    try:
-        main()
-    except SystemExit as exc:
-        return exc.code, capsys.readouterr().out
-    return 0, capsys.readouterr().out
 
 
 def players(*names_types):
