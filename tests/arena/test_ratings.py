@@ -1,9 +1,13 @@
 """Ratings recover known strengths from synthetic results, and their intervals cover the truth."""
 
 import numpy as np
-from scipy.stats import spearmanr
 
 from hexarena.arena.ratings import ELO, Rated, bradley_terry, plackett_luce
+
+
+def rank_correlation(a, b):
+    """Spearman's rank correlation (no ties here)."""
+    return float(np.corrcoef(np.argsort(np.argsort(a)), np.argsort(np.argsort(b)))[0, 1])
 
 
 def two_player_results(truth, first_seat, games, rng):
@@ -64,7 +68,7 @@ def test_multiplayer_ratings_recover_the_order():
     matches = plackett_luce_results(truth, seats=4, matches=400, rng=np.random.default_rng(5))
     openskill = plackett_luce(matches, list(truth), anchor="q0")
     ratings = [openskill[p].rating for p in truth]
-    assert spearmanr(ratings, list(truth.values())).statistic >= 0.9
+    assert rank_correlation(ratings, list(truth.values())) >= 0.9
     assert openskill["q7"].rating > openskill["q0"].rating + 300 and openskill["q0"].rating == 1000.0
     # the joint Bradley–Terry fit over the pairwise reduction agrees, on the right scale
     joint = bradley_terry(matches, list(truth), anchor="q0", bootstrap=0)

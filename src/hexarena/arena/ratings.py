@@ -24,9 +24,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy.stats import norm
 
 ELO = 400 / math.log(10)  # rating points per unit of log-odds
 
@@ -210,7 +210,7 @@ def plackett_luce(
             current[p] = team[0]
     seats = max((len(m.seating) for m in matches), default=2)
     scale = ELO / (model.beta * math.sqrt(seats))
-    z = float(norm.ppf(0.5 + confidence / 2))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     if anchor in current:
         ref, ref_sigma = current[anchor].mu, current[anchor].sigma
     else:

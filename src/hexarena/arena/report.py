@@ -203,14 +203,14 @@ COLUMNS: tuple[tuple[str, Callable[[Mapping[str, Any]], str]], ...] = (
     ("games", lambda r: str(r["games"])),
     ("W-D-L by seat", _wdl),
     ("inv/100", lambda r: f"{r['invalid_per_100']:.1f}"),
-    ("forfeits", lambda r: str(r["forfeits"])),
-    ("errors", lambda r: str(r["errors"])),
-    ("avg len", lambda r: "" if r["avg_length"] is None else f"{r['avg_length']:.0f}"),
-    ("ms/move", lambda r: "" if r["latency_ms_per_move"] is None else f"{r['latency_ms_per_move']:.0f}"),
+    ("forf", lambda r: str(r["forfeits"])),
+    ("err", lambda r: str(r["errors"])),
+    ("len", lambda r: "" if r["avg_length"] is None else f"{r['avg_length']:.0f}"),
+    ("ms/mv", lambda r: "" if r["latency_ms_per_move"] is None else f"{r['latency_ms_per_move']:.0f}"),
     ("tokens", lambda r: "" if r["tokens"] is None else f"{r['tokens']:,}"),
     ("cost $", lambda r: "" if r["cost_usd"] is None else f"{r['cost_usd']:.2f}"),
 )
-LLM_ONLY = ("ms/move", "tokens", "cost $")
+LLM_ONLY = ("ms/mv", "tokens", "cost $")
 
 
 def _columns(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, Callable[[Mapping[str, Any]], str]]]:
@@ -224,7 +224,7 @@ def rich_table(board: Mapping[str, Any], section: Mapping[str, Any] | None = Non
     columns = _columns(section["players"])
     table = Table(title=title or f"{board['arena']}: combined leaderboard ({pct} % intervals)")
     for header, _ in columns:
-        table.add_column(header, no_wrap=header in ("player", "interval", "W-D-L by seat"))
+        table.add_column(header, no_wrap=header in ("player", "interval"), min_width=len(header))
     for row in section["players"]:
         table.add_row(*(f(row) for _, f in columns))
     return table
@@ -238,6 +238,13 @@ def first_seat_line(board: Mapping[str, Any]) -> str:
     return "first-seat advantage (rating points): " + "; ".join(parts)
 
 
+LEGEND = (
+    "W-D-L by seat: wins-draws-losses in the 1st · 2nd · ... seat; inv/100: invalid moves per 100 of "
+    "the player's moves; forf: forfeits; err: matches given up as errors (not rated); len: average "
+    "moves per match; ms/mv, tokens, cost $: LLM players' latency per move, tokens and cost."
+)
+
+
 def markdown(board: Mapping[str, Any]) -> str:
     m = board["matches"]
     pct = round(100 * board["confidence"])
@@ -248,6 +255,8 @@ def markdown(board: Mapping[str, Any]) -> str:
         f"{m['done']} matches rated, {m['errors']} given up as errors, {m['pending']} not played "
         f"(of {m['planned']}). Ratings on the Elo scale, {anchor['player'] or 'the field mean'} = "
         f"{anchor['rating']:g}; {pct} % intervals.",
+        "",
+        LEGEND,
         "",
         f"## Combined ({board['combined']['model']})",
         "",
