@@ -60,6 +60,10 @@ def test_heuristic_beats_random_on_every_game_through_the_cli(tmp_path):
     with (out / "matches.csv").open() as fh:
         matches = list(csv.DictReader(fh))
     assert len(matches) == 12 and all((out / m["record"] / "result.json").is_file() for m in matches)
+    db = sqlite3.connect(out / "arena.sqlite")  # the per-player totals view agrees with the board
+    totals = dict(db.execute("SELECT player, SUM(games) FROM player_totals GROUP BY player").fetchall())
+    db.close()
+    assert totals == {p: r["games"] for p, r in board_rows(board).items()}
     again = runner.invoke(app, ["leaderboard", str(out)])
     assert again.exit_code == 0 and "heuristic" in again.output
     assert json.loads((out / "leaderboard.json").read_text()) == board

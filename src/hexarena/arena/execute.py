@@ -12,6 +12,9 @@ the driver, which writes it into the arena folder, so the cluster needs no share
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.managers import BaseManager
@@ -19,6 +22,18 @@ from typing import Any
 
 from hexarena.arena.worker import RateLimiter, play
 from hexarena.core.errors import ConfigError
+
+
+def _watch_parent(parent: int) -> None:
+    """In each pool worker: exit as soon as the arena process is gone (killed, even with -9), so
+    no orphan goes on playing (or holds the pool's pipes open) after the arena died."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hexarena-parent-watch", daemon=True).start()
 
 
 class _LimiterManager(BaseManager):
@@ -96,7 +111,12 @@ class LocalBackend(Backend):
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.capacity, mp_context=self._context)
+        return ProcessPoolExecutor(
+            max_workers=self.capacity,
+            mp_context=self._context,
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
 
     def submit(self, task: Mapping[str, Any]) -> Future[dict[str, Any]]:
         return self._pool.submit(play, task, self.limiter)

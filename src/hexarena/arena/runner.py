@@ -190,8 +190,9 @@ def _dispatch(
     busy: dict[str, int] = {}
     stored = 0
     held_back: list[MatchSpec] = []
+    top = _Top()
     while queue or running:
-        waiting = deque()
+        waiting: deque[MatchSpec] = deque()
         while queue and len(running) < backend.capacity:
             spec = queue.popleft()
             if reason := _over_budget(config, store, spec):
@@ -241,30 +242,32 @@ def _dispatch(
                 stored += 1
                 summary.played += 1
             if on_progress:
-                on_progress(done, planned, _top(config, store))
+                on_progress(done, planned, top(config, store))
         if broken:
             backend.restart()
     return stored
 
 
-_last_top: dict[str, Any] = {"t": 0.0, "top": []}
+class _Top:
+    """The combined table's order so far (a point fit, no intervals), refit at most twice a second."""
 
+    def __init__(self) -> None:
+        self.at, self.top = -1.0, []
 
-def _top(config: ArenaConfig, store: ArenaStore) -> list[tuple[str, float]]:
-    """The combined table's order so far (a point fit, no intervals), at most twice a second."""
-    now = time.monotonic()
-    if now - _last_top["t"] >= 0.5:
-        fit = bradley_terry(
-            rated_matches(store.matches()),
-            [p.name for p in config.players],
-            anchor=default_anchor(config),
-            anchor_rating=config.ratings.anchor_rating,
-            bootstrap=0,
-            prior_sd=config.ratings.prior_sd,
-        )
-        ranked = sorted(fit.players.items(), key=lambda kv: -kv[1].rating)
-        _last_top.update(t=now, top=[(p, r.rating) for p, r in ranked])
-    return _last_top["top"]
+    def __call__(self, config: ArenaConfig, store: ArenaStore) -> list[tuple[str, float]]:
+        now = time.monotonic()
+        if now - self.at >= 0.5 or self.at < 0:
+            fit = bradley_terry(
+                rated_matches(store.matches()),
+                [p.name for p in config.players],
+                anchor=default_anchor(config),
+                anchor_rating=config.ratings.anchor_rating,
+                bootstrap=0,
+                prior_sd=config.ratings.prior_sd,
+            )
+            ranked = sorted(fit.players.items(), key=lambda kv: -kv[1].rating)
+            self.at, self.top = now, [(p, r.rating) for p, r in ranked]
+        return self.top
 
 
 def _place_record(folder: Path, spec: MatchSpec, result: dict[str, Any]) -> str | None:
