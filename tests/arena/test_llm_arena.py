@@ -3,13 +3,17 @@ latency, provider limits and secrets."""
 
 import csv
 import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 from arena_doubles import arena_config
 from tests.helpers.chat_server import ChatServer, chat_answer
 from typer.testing import CliRunner
 
 from hexarena.arena import parse_arena, run_arena
-from hexarena.arena.worker import RateLimiter
+from hexarena.arena.execute import Backend
+from hexarena.arena.worker import RateLimiter, play
 from hexarena.cli import app
 
 
@@ -68,3 +72,41 @@ def test_budget_of_a_provider_is_shared_by_its_players(tmp_path):
     )
     summary = run_arena(parse_arena(config), config, tmp_path / "a")
     assert summary.played == 1 and all("provider p's budget is spent" in u for u in summary.unplayed_budget)
+
+
+class CountingBackend(Backend):
+    """Plays in two threads and keeps the most matches that were in flight at once."""
+
+    def __init__(self, workers, rates):
+        super().__init__(2, ships_records=False)
+        self.pool, self.lock, self.now, self.most = ThreadPoolExecutor(2), threading.Lock(), 0, 0
+
+    def submit(self, task):
+        def run():
+            with self.lock:
+                self.now += 1
+                self.most = max(self.most, self.now)
+            try:
+                time.sleep(0.02)  # long enough for the dispatcher to start another if it may
+                return play(task)
+            finally:
+                with self.lock:
+                    self.now -= 1
+
+        return self.pool.submit(run)
+
+
+def test_provider_concurrency_limits_matches_in_flight(tmp_path, monkeypatch):
+    backends = []
+
+    def local(workers, rates):
+        backends.append(CountingBackend(workers, rates))
+        return backends[-1]
+
+    monkeypatch.setattr(Backend, "local", staticmethod(local))
+    bot = {"type": "random", "provider": "p"}
+    field = [{"name": "a", **bot}, {"name": "b", **bot, "seed": 1}, {"name": "c", **bot, "seed": 2}]
+    for limit, most in ((1, 1), (None, 2)):
+        config = arena_config(tmp_path, players=field, providers={"p": {"concurrency": limit}})
+        run_arena(parse_arena(config), config, tmp_path / f"limit-{limit}", workers=2)
+        assert backends[-1].most == most
