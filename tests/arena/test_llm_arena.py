@@ -11,7 +11,7 @@ from arena_doubles import arena_config
 from tests.helpers.chat_server import ChatServer, chat_answer
 from typer.testing import CliRunner
 
-from hexarena.arena import parse_arena, run_arena
+from hexarena.arena import load_report, parse_arena, run_arena
 from hexarena.arena.execute import Backend
 from hexarena.arena.worker import RateLimiter, play
 from hexarena.cli import app
@@ -51,6 +51,9 @@ def test_llm_player_gets_tokens_cost_and_latency_columns(tmp_path, monkeypatch):
     assert random_row["tokens"] is None and random_row["latency_ms_per_move"] is None
     with (out / "matches.csv").open() as fh:
         assert sum(int(m["tokens"]) for m in csv.DictReader(fh)) == 13 * requests
+    # without the key in the environment, the leaderboard is still read back (same matches)
+    monkeypatch.delenv("ARENA_TEST_KEY")
+    assert load_report(out)[0] == board
     # the key was used, and is stored nowhere in the arena folder
     stored = [p.read_bytes() for p in out.rglob("*") if p.is_file()]
     assert not any(b"sk-secret-123" in data for data in stored)

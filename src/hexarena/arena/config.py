@@ -226,9 +226,10 @@ def _check_schedule(config: ArenaConfig, where: str, game: ArenaGame, field: lis
         raise ConfigError(f"schedule.kind: swiss on {game.key} needs more than {seats} players")
 
 
-def parse_arena(raw: Mapping[str, Any], source: str = "arena config") -> ArenaConfig:
-    """Validate a raw mapping (``${ENV}`` expanded) and run :func:`check_arena`."""
-    expanded = expand_env(dict(raw), source)
+def parse_arena(raw: Mapping[str, Any], source: str = "arena config", expand: bool = True) -> ArenaConfig:
+    """Validate a raw mapping (``${ENV}`` expanded unless ``expand`` is False: reading an arena's
+    results needs no keys) and run :func:`check_arena`."""
+    expanded = expand_env(dict(raw), source) if expand else dict(raw)
     try:
         config = ArenaConfig.model_validate(expanded)
     except ValidationError as exc:

@@ -108,7 +108,7 @@ def load_report(folder: str | Path, write: bool = True) -> tuple[dict[str, Any],
     DIR`` rewrites the report files; the viewer only reads)."""
     store = ArenaStore.existing(folder)
     try:
-        config = parse_arena(store.config(), f"{folder}/arena.sqlite (stored config)")
+        config = parse_arena(store.config(), f"{folder}/arena.sqlite (stored config)", expand=False)
         return report(config, store, Path(folder) if write else None)
     finally:
         store.close()

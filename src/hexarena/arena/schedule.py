@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hexarena.arena.config import ArenaConfig, ArenaGame, ScheduleKind, game_field, seat_params
-from hexarena.core.config import redact_secrets
+from hexarena.core.config import SECRET_KEYS
 from hexarena.core.rng import Rng, derive_seed
 
 
@@ -68,7 +68,7 @@ def match_id(
 ) -> str:
     """Hash of game, params, seed, seating and the seated players' configs (secrets redacted) and
     the manager settings: the same match always has the same id, a changed one a new id."""
-    players = [redact_secrets(config.player(n).player_config()) for n in seating]
+    players = [_without_secrets(config.player(n).player_config()) for n in seating]
     blob = {
         "game": game,
         "params": dict(params),
@@ -79,6 +79,20 @@ def match_id(
     }
     text = json.dumps(blob, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _without_secrets(value: Any) -> Any:
+    """A player config without its secret-looking keys: a key (or the ``${VAR}`` naming it) is
+    not what decides a match, and must not change its id."""
+    if isinstance(value, Mapping):
+        return {
+            k: _without_secrets(v)
+            for k, v in value.items()
+            if not any(s == str(k).lower() or str(k).lower().endswith("_" + s) for s in SECRET_KEYS)
+        }
+    if isinstance(value, list):
+        return [_without_secrets(v) for v in value]
+    return value
 
 
 def game_seed(config: ArenaConfig, game: ArenaGame, index: int, rnd: int = 0) -> int:
