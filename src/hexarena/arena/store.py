@@ -87,7 +87,9 @@ class ArenaStore:
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
+        # WAL + NORMAL: a committed match survives the process being killed (kill -9); only a power
+        # cut may lose the last few commits, which a rerun then plays again (never twice).
+        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
 
     @classmethod
