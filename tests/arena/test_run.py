@@ -225,5 +225,5 @@ def test_heuristic_beats_random_at_terra_nova(tmp_path):
         games=[{"name": "terranova", "params": {"turn_cap": 30}}],
         schedule={"games_per_pairing": 1},
     )
-    rows = board_rows(run_arena(parse_arena(config), config, tmp_path / "a", workers=2).board, "terranova")
+    rows = board_rows(run_arena(parse_arena(config), config, tmp_path / "a").board, "terranova")
     assert rows["heuristic"]["rank"] == 1
