@@ -101,6 +101,9 @@ def test_match_id_changes_with_what_decides_the_match(tmp_path):
     base = parse_arena(arena_config(tmp_path))
     ids = {m.id for m in plan(base, {})}
     assert ids == {m.id for m in plan(parse_arena(arena_config(tmp_path)), {})}
+    spelled_out = arena_config(tmp_path, manager={"max_rounds": 1000})  # the default, written out
+    spelled_out["players"][0] = {"name": "random", "type": "random", "seed": 0, "temperature": 0.0}
+    assert ids == {m.id for m in plan(parse_arena(spelled_out), {})}
     changed = arena_config(tmp_path)
     changed["players"][2] = {"name": "heuristic", "type": "heuristic", "seed": 9}
     new_ids = {m.id for m in plan(parse_arena(changed), {})}

@@ -51,9 +51,11 @@ class ArenaPlayer(PlayerConfig):
     pricing: Pricing = Field(default_factory=Pricing)
     budget: Budget = Field(default_factory=Budget)
 
-    def player_config(self) -> dict[str, Any]:
+    def player_config(self, exclude_defaults: bool = False) -> dict[str, Any]:
         """The match-level player entry (what the manager builds the player from)."""
-        return self.model_dump(mode="json", exclude={"provider", "pricing", "budget", "roles"})
+        return self.model_dump(
+            mode="json", exclude={"provider", "pricing", "budget", "roles"}, exclude_defaults=exclude_defaults
+        )
 
 
 class ArenaGame(_Strict):

@@ -68,14 +68,15 @@ def match_id(
 ) -> str:
     """Hash of game, params, seed, seating and the seated players' configs (secrets redacted) and
     the manager settings: the same match always has the same id, a changed one a new id."""
-    players = [_without_secrets(config.player(n).player_config()) for n in seating]
+    # Only what was set (not defaults): a new option in a later hexarena leaves old ids alone.
+    players = [_without_secrets(config.player(n).player_config(exclude_defaults=True)) for n in seating]
     blob = {
         "game": game,
         "params": dict(params),
         "seed": seed,
         "seating": list(seating),
         "players": players,
-        "manager": config.manager.model_dump(mode="json"),
+        "manager": config.manager.model_dump(mode="json", exclude_defaults=True),
     }
     text = json.dumps(blob, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:20]
