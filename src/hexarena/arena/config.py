@@ -7,7 +7,9 @@ schedule needs, so every mistake is one line naming its key.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import json
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
@@ -150,20 +152,25 @@ class ArenaConfig(_Strict):
 
 def seat_params(game: ArenaGame, where: str) -> tuple[dict[str, Any], int]:
     """The game's params with the seat count applied, and the number of seats; errors name ``where``."""
-    cls = game_class(game.name)
     params = dict(game.params)
     if game.seats is not None:
-        names = [p for p in SEAT_PARAMS if p in inspect.signature(cls.new).parameters]
+        names = [p for p in SEAT_PARAMS if p in inspect.signature(game_class(game.name).new).parameters]
         if names:
             params.setdefault(names[0], game.seats)
     try:
-        roles = cls.new(seed=0, **params).all_roles()
+        seats = _seat_count(game.name, json.dumps(params, sort_keys=True))
     except (TypeError, ValueError) as exc:
         key = f"{where}.seats" if game.seats is not None else f"{where}.params"
         raise ConfigError(f"{key}: {game.name} does not accept this: {exc}") from None
-    if game.seats is not None and len(roles) != game.seats:
-        raise ConfigError(f"{where}.seats: {game.name} takes {len(roles)} players, not {game.seats}")
-    return params, len(roles)
+    if game.seats is not None and seats != game.seats:
+        raise ConfigError(f"{where}.seats: {game.name} takes {seats} players, not {game.seats}")
+    return params, seats
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_count(name: str, params_json: str) -> int:
+    """How many roles a game has with these params (made once: some games are slow to set up)."""
+    return len(game_class(name).new(seed=0, **json.loads(params_json)).all_roles())
 
 
 def check_arena(config: ArenaConfig) -> None:
