@@ -17,7 +17,11 @@ def main(folder: Path) -> None:
     config = arena_config(folder, games=[{"name": "hex", "params": {"size": 4}}])  # 12 quick matches
     pool = run_arena(parse_arena(config), config, folder / "pool", workers=2)
     on_ray = run_arena(parse_arena(config), config, folder / "ray", workers=2, ray=True)
-    print(json.dumps({"played": [pool.played, on_ray.played], "boards": [pool.board, on_ray.board]}, default=str))
+    print(
+        json.dumps(
+            {"played": [pool.played, on_ray.played], "boards": [pool.board, on_ray.board]}, default=str
+        )
+    )
 
 
 if __name__ == "__main__":

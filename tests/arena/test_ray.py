@@ -24,7 +24,9 @@ def _loopback_only_prefix() -> list[str]:
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         return []
     probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
-    return ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'] if probe.returncode == 0 else []
+    return (
+        ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'] if probe.returncode == 0 else []
+    )
 
 
 def test_ray_gives_the_same_table_as_the_process_pool(tmp_path):
