@@ -19,6 +19,7 @@ $(STAMP): pyproject.toml scripts/setup-system.sh
 
 demo: $(STAMP)
 	$(BIN)/hexarena demo --out runs/demo
+	$(BIN)/hexarena arena examples/demo-arena.yaml --out runs/demo/arena
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow"

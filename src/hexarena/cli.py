@@ -373,6 +373,12 @@ def demo(
         console.print(f"open in a browser: {page}")
 
 
+from hexarena.arena import cli as _arena_cli  # noqa: E402  (the arena's commands live in its package)
+
+app.command("arena")(_arena_cli.arena)
+app.command("leaderboard")(_arena_cli.leaderboard)
+
+
 def main() -> None:
     """Entry point: errors the user can fix are one line, not a traceback."""
     try:

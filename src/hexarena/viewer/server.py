@@ -108,13 +108,19 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-def serve(record_dir: str | Path, port: int = 0, open_browser: bool = False) -> tuple[str, ViewerServer]:
+def serve(
+    record_dir: str | Path, port: int = 0, open_browser: bool = False
+) -> tuple[str, ThreadingHTTPServer]:
     """Serve the replay of ``record_dir`` on 127.0.0.1 (``port=0``: any free port) in a thread.
 
     Returns ``(url, server)``; the server runs until ``server.shutdown()``. The record is checked
     first, so a wrong path fails here rather than in the browser.
     """
     record = Path(record_dir)
+    from hexarena.viewer.arena import is_arena, serve_arena
+
+    if is_arena(record):  # an arena folder: its leaderboard page, linking every match's replay
+        return serve_arena(record, port, open_browser)
     find_frames(record)
     server = ViewerServer(record, port)
     threading.Thread(target=server.serve_forever, name="hexarena-viewer", daemon=True).start()

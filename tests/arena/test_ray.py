@@ -1,0 +1,53 @@
+"""The Ray path: a local Ray with 2 CPUs gives the same table as the process pool.
+
+Ray's servers listen on every interface and talk to each other over the machine's own address.
+Where the machine allows it (root, ``unshare``), the arena runs in a network namespace of its own
+that has only the loopback interface, so no Ray traffic touches a real network address.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ray")
+
+HERE = Path(__file__).parent
+
+
+def _loopback_only_prefix() -> list[str]:
+    """``unshare -n`` with the loopback interface up, if this machine lets us make a namespace."""
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return []
+    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
+    return (
+        ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'] if probe.returncode == 0 else []
+    )
+
+
+def test_ray_gives_the_same_table_as_the_process_pool(tmp_path):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
+    run = subprocess.run(
+        [*_loopback_only_prefix(), sys.executable, str(HERE / "ray_vs_pool.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["played"] == [12, 12]
+    assert result["boards"][0] == result["boards"][1]
+    # the records were shipped back from the Ray workers into the arena folder
+    for folder in ("pool", "ray"):
+        records = sorted(p.name for p in (tmp_path / folder / "matches").iterdir())
+        assert len(records) == 12
+    first = records[0]
+    pool_result = json.loads((tmp_path / "pool" / "matches" / first / "result.json").read_text())
+    ray_result = json.loads((tmp_path / "ray" / "matches" / first / "result.json").read_text())
+    clock = {"time_s": 0, "finished_at": 0}  # when and how fast each match ran may differ
+    assert {**pool_result, **clock} == {**ray_result, **clock}
