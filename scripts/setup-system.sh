@@ -6,6 +6,8 @@ need=()
 python3 -c "import venv, ensurepip" 2>/dev/null || need+=(python3-venv)
 # The replay viewer's tests drive Debian's Chromium with Playwright (no browser download).
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# The human-player test plays Small World in a real terminal under tmux.
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

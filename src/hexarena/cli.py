@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,8 +20,8 @@ from hexarena.core.config import MatchConfig, load_config, parse_config
 from hexarena.core.contract import GameState, OutcomeKind
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.manager import GameManager, MatchResult
-from hexarena.core.records import Record
-from hexarena.core.registry import game_class, list_games
+from hexarena.core.records import Record, unique_record_dir
+from hexarena.core.registry import game_class, game_params, list_games
 
 app = typer.Typer(
     help="Hex-map strategy games for AI agents.",
@@ -114,9 +115,9 @@ def _match_config(
         raw = dict(load_config(target)[1])
     else:
         cls = game_class(target)
-        game_params = {**cls.demo_params, **_parse_params(params)}
+        chosen = {**cls.demo_params, **game_params(cls, _parse_params(params))}
         try:
-            roles = cls.new(seed=seed or 0, **game_params).all_roles()
+            roles = cls.new(seed=seed or 0, **chosen).all_roles()
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"{target} parameters: {exc}") from None
         kinds = players.split(",") if players else ["random"] * len(roles)
@@ -125,7 +126,7 @@ def _match_config(
                 f"{target} has {len(roles)} roles ({', '.join(roles)}); --players lists {len(kinds)}"
             )
         raw = {
-            "game": {"name": target, "seed": seed or 0, "params": game_params},
+            "game": {"name": target, "seed": seed or 0, "params": chosen},
             "players": [
                 {**_player_entry(k.strip(), llm), "roles": [r], "seed": i}
                 for i, (k, r) in enumerate(zip(kinds, roles, strict=True))
@@ -137,15 +138,30 @@ def _match_config(
     if max_rounds is not None:
         raw["manager"] = {**raw.get("manager", {}), "max_rounds": max_rounds}
     if out is not None or not raw.get("output", {}).get("dir"):
-        default = Path("runs") / f"{raw['game']['name']}-s{raw['game'].get('seed', 0)}"
-        raw["output"] = {**raw.get("output", {}), "dir": str(out or default)}
+        default = out or unique_record_dir("runs", raw["game"]["name"], raw)
+        raw["output"] = {**raw.get("output", {}), "dir": str(default)}
     if players:
         raise ConfigError("--players applies to a game name, not a config file (edit the file's players)")
     return parse_config(raw, target), raw
 
 
-def _run(config: MatchConfig, raw: dict[str, Any], quiet: bool = False) -> MatchResult:
-    """Run a match with a live progress line; return its result."""
+def _run(
+    config: MatchConfig | None,
+    raw: dict[str, Any],
+    quiet: bool = False,
+    force: bool = False,
+    resume: Path | None = None,
+) -> MatchResult:
+    """Run (or resume) a match with a live progress line; return its result.
+
+    With a person playing there is no progress line (it would be drawn over their typing):
+    every accepted move is printed as a line instead.
+    """
+    if resume is not None or config is None:
+        manager = GameManager.resume(resume or Path("."))
+    else:
+        manager = GameManager(config, raw_config=raw, force=force)
+    human = any(p.type == "human" for p in manager.config.players)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -153,16 +169,19 @@ def _run(config: MatchConfig, raw: dict[str, Any], quiet: bool = False) -> Match
         TextColumn("{task.fields[last]}"),
         TimeElapsedColumn(),
         console=console,
-        disable=quiet,
+        disable=quiet or human,
         transient=True,
     )
     with progress:
-        task = progress.add_task(config.game.name, total=None, last="")
+        task = progress.add_task(manager.config.game.name, total=None, last="")
 
         def on_move(state: GameState, role: str, text: str) -> None:
             progress.update(task, advance=1, last=f"{role}: {text[:50]}")
+            if human and not quiet:
+                console.print(f"[dim]{len(state.history)}.[/dim] {role}: {text}", highlight=False)
 
-        return GameManager(config, raw_config=raw, on_move=on_move).start()
+        manager.on_move = on_move
+        return manager.start()
 
 
 def _usage_cells(usage: dict[str, float]) -> tuple[str, str, str]:
@@ -204,20 +223,35 @@ def _summary(result: MatchResult) -> None:
     console.print(f"{result.moves} moves, {rounds} rounds, {result.time_s:.2f}s ({rate:,.0f} moves/s)")
     if result.record_dir:
         console.print(f"record: {result.record_dir}  (watch it: hexarena view {result.record_dir})")
+    if outcome.kind is OutcomeKind.INTERRUPTED and result.record_dir:
+        console.print(f"continue it with: hexarena play --resume {result.record_dir}")
 
 
 @app.command()
 def play(
     target: Annotated[
-        str, typer.Argument(help="A game name (see `hexarena list`) or a config file (.yaml/.toml/.json).")
-    ],
+        str | None,
+        typer.Argument(help="A game name (see `hexarena list`) or a config file (.yaml/.toml/.json)."),
+    ] = None,
     players: Annotated[
         str | None, typer.Option(help="Comma-separated player types, one per role, e.g. heuristic,random.")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Game seed.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Record directory (default runs/GAME-sSEED).")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Record directory (default runs/GAME-TIME-HASH, always a new one).")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the record already in --out (it is cleared first).")
+    ] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Continue the interrupted match recorded in this directory (same players, seeds)."),
+    ] = None,
     param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="Game parameter key=value (repeatable).")
+        list[str] | None,
+        typer.Option(
+            "--param", "-p", help="Game parameter key=value (repeatable); players=N seats N players."
+        ),
     ] = None,
     max_rounds: Annotated[int | None, typer.Option(help="Round limit (ends as truncated).")] = None,
     quiet: Annotated[bool, typer.Option(help="No live progress display.")] = False,
@@ -234,18 +268,29 @@ def play(
         ),
     ] = None,
 ) -> None:
-    """Play one match and write its record.
+    """Play one match and write its record (Ctrl-C stops it; --resume continues it).
 
     Exit status: 0 when the match ended, 3 when it ended as an error (an API that failed or
-    refused the requests; the cause is printed), 2 for a usage or config error.
+    refused the requests; the cause is printed), 2 for a usage or config error, 128 + the
+    signal's number when a signal interrupted it (130 for Ctrl-C).
     """
     llm = {"model": model, "base_url": base_url, "api_key_env": api_key_env}
-    if target.endswith(CONFIG_SUFFIXES) and any(llm.values()):
-        raise ConfigError("--model, --base-url and --api-key-env apply to a game name, not a config file")
-    config, raw = _match_config(target, players, seed, out, param or [], max_rounds, llm)
-    result = _run(config, raw, quiet)
+    if resume is not None:
+        given = [target, players, seed, out, param, max_rounds, *llm.values()]
+        if any(v is not None and v != [] for v in given):
+            raise ConfigError("--resume takes only the record directory: the match keeps its settings")
+        result = _run(None, {}, quiet, resume=resume)
+    elif target is None:
+        raise ConfigError("play needs a game name or a config file (or --resume DIR)")
+    else:
+        if target.endswith(CONFIG_SUFFIXES) and any(llm.values()):
+            raise ConfigError("--model, --base-url and --api-key-env apply to a game name, not a config file")
+        config, raw = _match_config(target, players, seed, out, param or [], max_rounds, llm)
+        result = _run(config, raw, quiet, force)
     _summary(result)
     _exit_if_errored(result)
+    if result.interrupted_by:
+        raise typer.Exit(128 + signal.Signals[result.interrupted_by].value)
 
 
 #: Exit status of a match that ended as an error (``Outcome.kind == "error"``).
@@ -273,6 +318,8 @@ def replay(
     if outcome is not None and outcome != recorded:
         raise HexarenaError(f"{record}: replay ends {outcome}, the record says {recorded}")
     console.print(f"[green]ok[/green]: {len(state.history)} moves replayed; the record's end: {recorded}")
+    if recorded.kind is OutcomeKind.INTERRUPTED:
+        console.print(f"the match was interrupted; continue it with: hexarena play --resume {record}")
     if show:
         console.print(state.render_text(), markup=False, highlight=False)
 
@@ -319,7 +366,7 @@ def demo(
         kinds = [bot] + ["random"] * (len(roles) - 1)
         console.rule(f"{name}: {', '.join(kinds)}")
         config, raw = _match_config(name, ",".join(kinds), seed, out / name, [], None)
-        _summary(_run(config, raw))
+        _summary(_run(config, raw, force=True))  # the demo replaces its own records
         pages.append(viewer.export_html(out / name, out / name / "replay.html"))
     console.rule("replays")
     for page in pages:

@@ -54,6 +54,10 @@ def run_main(monkeypatch, capsys, *args):
 
 
 def test_bad_arguments_are_one_line_errors(monkeypatch, capsys, tmp_path):
+    negative_timeout = tmp_path / "neg.yaml"
+    negative_timeout.write_text(
+        "game: {name: hex}\nplayers: [{type: llm, model: m, timeout_s: -1}, {type: random}]\n"
+    )
     for args, expected in [
         (["play", "chess"], "unknown game 'chess'"),
         (["play", "hex", "-p", "size=99"], "size must be an int from 2 to 26"),
@@ -61,8 +65,26 @@ def test_bad_arguments_are_one_line_errors(monkeypatch, capsys, tmp_path):
         (["play", "hex", "-p", "size"], "--param expects key=value"),
         (["replay", str(tmp_path / "missing")], "not a directory"),
         (["play", str(tmp_path / "none.yaml")], "no such config file"),
+        (["play", "hex", "-p", "players=3"], "hex is always played by 2 players"),
+        (["play", "cityofgold", "-p", "players=2", "-p", "n_players=3"], "as 'players'"),
+        (["play", str(negative_timeout)], "players.0.timeout_s: Input should be greater than 0"),
+        (["play", "--resume", str(tmp_path / "missing")], "not a directory"),
+        (["play"], "play needs a game name"),
     ]:
         code, out = run_main(monkeypatch, capsys, *args)
         assert code == 2, args
         assert expected in out and "Traceback" not in out
         assert len(out.strip().splitlines()) == 1, out
+
+
+def test_one_name_for_the_player_count_with_aliases(tmp_path):
+    for game, key, seats in [
+        ("cityofgold", "players", 2),
+        ("cityofgold", "num_players", 4),
+        ("smallworld", "n_players", 2),
+    ]:
+        out = tmp_path / f"{game}-{key}"
+        args = ["play", game, "-p", f"{key}={seats}", "--max-rounds", "1", "--out", str(out), "--quiet"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert len(json.loads((out / "result.json").read_text())["roles"]) == seats

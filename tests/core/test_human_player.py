@@ -1,36 +1,63 @@
+"""A person at the terminal: commands never count, typos are caught on the spot, a warning comes
+before the last attempt, ``quit`` resigns after confirmation, and a whole Small World game can be
+played from scripted input through ``hexarena play`` without losing a move."""
+
 import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 import hexarena
 from hexarena.core.errors import PlayerError
+from hexarena.core.human import HumanPlayer, summary
 from hexarena.core.manager import GameManager
-from hexarena.core.player_factory import HumanPlayer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_human_sees_board_moves_and_feedback_and_answers_by_number_or_text():
+def human_vs_script(answers: str, script: list[str], **manager):
     out = io.StringIO()
-    human = HumanPlayer("me", stdin=io.StringIO("a1\n3\n"), stdout=out)
-    view = hexarena.make("hex", size=3).apply("b2").apply("b2").query_game()
-    reply = human.act(view)
-    assert reply.raw == "a1" and reply.move is None
-    screen = out.getvalue()
-    assert " 2 . R . 2" in screen and "    1. a1" in screen and "already taken" in screen
-    assert human.act(view).move == "c1"  # the third listed move
-
-
-def test_human_game_through_the_manager():
-    answers = io.StringIO("a1\nz9\na2\na3\n")
-    human = HumanPlayer("me", stdin=answers, stdout=io.StringIO())
+    human = HumanPlayer("me", stdin=io.StringIO(answers), stdout=out)
     cfg = {
         "game": {"name": "hex", "params": {"size": 3}},
         "players": [
             {"type": "human", "roles": ["red"]},
-            {"type": "scripted", "moves": ["b1", "b2"], "roles": ["blue"]},
+            {"type": "scripted", "moves": script, "roles": ["blue"]},
         ],
+        "manager": manager,
     }
-    result = GameManager(cfg, players={"red": human}).start()
-    assert result.outcome.winners == ("red",) and result.invalid["red"] == 1
+    return GameManager(cfg, players={"red": human}).start(), out.getvalue()
+
+
+def test_board_summary_and_numbers_typos_and_commands_cost_nothing():
+    answers = "help\nmoves\nmoves b\nboard\nzz please\n99\n\n1\na2\na3\n"
+    result, screen = human_vs_script(answers, ["b1", "b2"])
+    assert result.outcome.winners == ("red",) and result.invalid["red"] == 0
+    assert "Commands (never count as attempts)" in screen and "Moves in hex:" in screen
+    assert "  1. a1" in screen and "Not a move (this does not count)" in screen
+    assert "No move number 99" in screen and "Legal moves (9;" in screen
+    assert screen.count("Hex 3x3") >= 3  # the board each turn, and on `board`
+
+
+def test_warning_before_the_last_attempt_then_forfeit():
+    result, screen = human_vs_script("a1\nb1\nb1\nb1\n", ["b1"], max_attempts_per_turn=3)
+    assert result.outcome.kind.value == "forfeit" and result.outcome.role == "red"
+    assert result.invalid["red"] == 3 and "already taken" in screen
+    assert screen.count("Last attempt") == 1
+    assert screen.index("Last attempt") > screen.rindex("already taken") - 200
+
+
+def test_quit_asks_first_and_resigns():
+    result, screen = human_vs_script("quit\nno\nquit\ny\n", ["b1"])
+    assert "Not resigned" in screen and screen.count("Resign this game?") == 2
+    assert result.outcome.kind.value == "forfeit" and "red resigned" in result.outcome.reason
+    assert result.outcome.ranking[-1] == ("red",) and result.invalid["red"] == 0
 
 
 def test_end_of_input_is_a_player_error():
@@ -38,3 +65,89 @@ def test_end_of_input_is_a_player_error():
         HumanPlayer(stdin=io.StringIO(""), stdout=io.StringIO()).act(
             hexarena.make("hex", size=3).query_game()
         )
+
+
+@pytest.mark.parametrize("game", hexarena.list_games())
+def test_no_game_lists_its_legal_moves_twice_and_the_summary_is_short(game):
+    cls = hexarena.game_class(game)
+    view = cls.new(seed=2, **cls.demo_params).query_game()
+    moves = view.legal_moves()
+    text = view.render_text(view.roles[0])
+    listed = [view.format_move(m) for m in moves]
+    assert sum(line.strip() in listed for line in text.splitlines()) <= 1, "the board lists the legal moves"
+    short = summary(view, moves)
+    assert len(short.splitlines()) <= 10 and all(len(line) <= 100 for line in short.splitlines())
+
+
+def test_a_whole_small_world_game_as_a_person_through_the_cli(tmp_path):
+    """Scripted stdin: every turn `help`, `moves`, a typo, then move number 1."""
+    answers = "quit\nn\n" + "help\nmoves\nCONQUR 5\n1\n" * 400
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
+    args = ["play", "smallworld", "--players", "human,heuristic", "-p", "players=2", "--out", "rec"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "hexarena", *args],
+        input=answers,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    result = json.loads((tmp_path / "rec" / "result.json").read_text())
+    assert result["outcome"]["kind"] == "win" and result["invalid"] == {"red": 0, "blue": 0}
+    events = [json.loads(line) for line in (tmp_path / "rec" / "turns.jsonl").read_text().splitlines()]
+    red = [e for e in events if e["event"] == "attempt" and e["role"] == "red"]
+    assert len(red) > 20 and not any(e["error"] for e in red), "a typo or command cost a move"
+    screen = proc.stdout
+    assert screen.count("Not a move (this does not count)") == len(red)
+    assert "Commands (never count as attempts)" in screen and "Not resigned" in screen
+    assert "reply with one line exactly as written" not in screen  # no second listing of the moves
+    assert "blue: " in screen  # the opponent's moves are shown as lines
+    assert "\r" not in screen, "a progress line was drawn while a person was typing"
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup-system.sh)")
+def test_small_world_in_a_real_terminal(tmp_path):
+    """tmux: the board and the move summary fit on one screen, no progress line under the prompt,
+    commands and a typo cost nothing; then `quit` resigns."""
+    socket = f"hexarena-test-{os.getpid()}"
+    tmux = ["tmux", "-L", socket]
+    env = f"PYTHONPATH={ROOT / 'src'}"
+    play = f"{sys.executable} -m hexarena play smallworld --players human,heuristic -p players=2 --out rec"
+    shell = f"cd {tmp_path} && env {env} {play}; echo EXIT=$? > exit.txt; sleep 60"
+    subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "110", "-y", "60", shell], check=True)
+
+    def screen() -> str:
+        return subprocess.run([*tmux, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True).stdout
+
+    def at_prompt() -> str | None:
+        text = screen()
+        lines = [line for line in text.splitlines() if line.strip()]
+        return text if lines and lines[-1].strip() in ("red>", "Resign this game? [y/N]") else None
+
+    answers = ["help", "moves", "CONQUR 5", "1", "board", "1", "1", "quit", "y"]
+    boards = []
+    try:
+        for answer in answers:
+            deadline = time.monotonic() + 60
+            while (text := at_prompt()) is None:
+                assert time.monotonic() < deadline, screen()
+                time.sleep(0.05)
+            if "Legal moves (" in text and "Small World, turn" in text:
+                boards.append(text)
+            assert "━" not in text, "a progress bar is drawn under the prompt"
+            subprocess.run([*tmux, "send-keys", "-t", "t", answer, "Enter"], check=True)
+            while at_prompt() == text:  # wait for the answer to be taken
+                assert time.monotonic() < deadline, screen()
+                time.sleep(0.02)
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "exit.txt").is_file():
+            assert time.monotonic() < deadline, screen()
+            time.sleep(0.05)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    assert boards, "the board and the move summary were never on screen together"
+    result = json.loads((tmp_path / "rec" / "result.json").read_text())
+    assert result["outcome"]["kind"] == "forfeit" and "red resigned" in result["outcome"]["reason"]
+    assert result["invalid"]["red"] == 0 and result["moves"] >= 3

@@ -228,7 +228,7 @@ def _dispatch(
                 result = {"outcome": {"kind": "error", "reason": f"worker failed: {exc!r}"}, "seats": []}
             record = _place_record(folder, spec, result)
             tries[spec.id] += 1
-            if result["outcome"]["kind"] == "error":
+            if result["outcome"]["kind"] in ("error", "interrupted"):  # unfinished: never rated
                 give_up = tries[spec.id] > config.max_error_retries
                 store.record_error(spec.id, result["outcome"]["reason"], record, give_up)
                 if give_up:

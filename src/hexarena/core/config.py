@@ -75,7 +75,7 @@ class PlayerConfig(_Strict):
     api_key: str | None = None
     temperature: float = 0.0
     max_tokens: int = 512
-    timeout_s: float = 60.0
+    timeout_s: float = Field(60.0, gt=0)
     show_legal_moves: bool = True
     params: dict[str, Any] = Field(default_factory=dict)
     # llm: prompts (placeholders in hexarena.core.llm.PLACEHOLDERS), reply mode, price per 1M tokens

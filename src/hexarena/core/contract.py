@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -53,6 +54,8 @@ class OutcomeKind(StrEnum):
     FORFEIT = "forfeit"
     TRUNCATED = "truncated"
     ERROR = "error"
+    #: stopped by a signal (Ctrl-C, a kill) before the end; the record can be resumed
+    INTERRUPTED = "interrupted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +177,8 @@ class GameState(ABC):
     bots: ClassVar[Mapping[str, str]] = FrozenMap()
     #: Small, quick parameters for demos and generic contract tests.
     demo_params: ClassVar[Mapping[str, Any]] = FrozenMap()
+    #: How a move is written, with examples: quoted whenever a reply cannot be read.
+    move_syntax: ClassVar[str] = "a move as JSON"
 
     def __post_init__(self) -> None:
         if not self.roles:
@@ -244,7 +249,7 @@ class GameState(ABC):
         The default matches the formatted legal moves (case and spacing ignored), then JSON.
         """
         if not isinstance(text, str):
-            raise MoveParseError(f"expected text, got {type(text).__name__}")
+            raise self.unreadable(text)
         wanted = " ".join(text.strip().strip("`").split()).lower()
         moves = self.legal_moves()
         if moves is not None:
@@ -252,12 +257,41 @@ class GameState(ABC):
                 if " ".join(self.format_move(move).split()).lower() == wanted:
                     return move
         try:
-            return freeze(json.loads(text))
+            move = json.loads(text)
         except (json.JSONDecodeError, ValueError):
-            pass
-        if moves is not None:
-            raise MoveParseError(f"{text.strip()!r} is not one of the legal moves")
-        raise MoveParseError(f"could not read a move from {text.strip()!r}")
+            move = None
+        if move is not None:
+            return freeze(move)
+        raise self.unreadable(text, "neither a legal move's text nor JSON")
+
+    def unreadable(self, text: Any, why: str = "") -> MoveParseError:
+        """The error for a reply that is no move at all.
+
+        It quotes the reply (shortened), says why, and names the accepted syntax with examples
+        (one per kind of legal move now), so a person or a model can correct itself.
+        """
+        head = f"could not read a move from {quote_reply(text)}" + (f" ({why})" if why else "")
+        text = f"{head}. Write {self.move_syntax}."
+        examples = self.move_examples()
+        if examples:
+            text += " Legal now, for example: " + "; ".join(examples) + "."
+        return MoveParseError(text)
+
+    def move_note(self, move: Move) -> str:
+        """A short note on what a legal move would do (where it leads), shown after it in lists."""
+        return ""
+
+    def move_examples(self, limit: int = 4) -> list[str]:
+        """Up to ``limit`` legal moves as text, one per kind (the first word of the move)."""
+        if self.validate_game() is not None:
+            return []
+        examples: dict[str, str] = {}
+        for move in self.legal_moves() or ():
+            text = self.format_move(move)
+            examples.setdefault(move_kind(text), text)
+            if len(examples) == limit:
+                break
+        return list(examples.values())
 
     def frame(self) -> dict[str, Any] | None:
         """A renderable snapshot for the replay viewer (see :mod:`hexarena.core.frames`)."""
@@ -423,6 +457,25 @@ class GameState(ABC):
                 raise RecordError(f"move {i} ({move!r}) was rejected on replay: {nxt.message}")
             state = nxt
         return state
+
+
+def quote_reply(text: Any, limit: int = 60) -> str:
+    """A player's reply quoted for an error message: shortened, whitespace collapsed."""
+    if not isinstance(text, str):
+        return f"a {type(text).__name__}"
+    flat = " ".join(text.split())
+    if not flat:
+        return "an empty reply"
+    if len(flat) <= limit:
+        return repr(flat)
+    return f"{flat[:limit]!r}... ({len(text):,} characters)"
+
+
+def move_kind(text: str) -> str:
+    """The kind of a move written as text: its first word (``CONQUER 14`` -> ``CONQUER``,
+    ``{"tech": [...]}`` -> ``tech``), or "" where it has none (a cell such as ``c5``)."""
+    first = text.split(maxsplit=1)[0].strip("{[\"':,") if text.strip() else ""
+    return first if re.fullmatch(r"[^\W\d]+", first) else ""
 
 
 def new_setup(game: str, seed: int, params: Mapping[str, Any] | None = None) -> Setup:

@@ -67,3 +67,7 @@ class ApiRequestError(InfrastructureError):
 
 class MoveTimeoutError(PlayerError):
     """A player took longer than the per-move timeout."""
+
+
+class Resigned(HexarenaError):
+    """A player gave up the game (a person typed ``quit``): it forfeits at once."""

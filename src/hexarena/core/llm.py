@@ -158,7 +158,7 @@ class LLMPlayer(Player):
         moves = view.legal_moves() if self.show_legal_moves else None
         if moves:
             listed = tuple(moves[:MAX_LISTED_MOVES])
-            lines = [f"#{i + 1}: {view.format_move(m)}" for i, m in enumerate(listed)]
+            lines = [f"#{i + 1}: {view.format_move(m)}{view.move_note(m)}" for i, m in enumerate(listed)]
             more = f"\n(... and {len(moves) - len(listed)} more)" if len(moves) > len(listed) else ""
             legal = "Legal moves:\n" + "\n".join(lines) + more
         values = {

@@ -15,11 +15,16 @@ Three kinds of failure are kept apart in :meth:`GameManager.process_turn`:
   abandoned on timeout (see :meth:`Player.act_within`), so nothing keeps the process alive.
 
 When a player runs out of attempts for a turn, or of invalid moves for the game, the configured
-policy applies: forfeit, a random legal move, or abort.
+policy applies: forfeit, a random legal move, or abort. A player that resigns (a person typing
+``quit``) forfeits at once.
+
+A stop signal (Ctrl-C, SIGTERM, SIGHUP) ends the match as ``interrupted`` with every accepted move
+in the record; :meth:`GameManager.resume` continues it from there.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -37,12 +42,15 @@ from hexarena.core.errors import (
     MoveParseError,
     MoveTimeoutError,
     PlayerError,
+    RecordError,
+    Resigned,
     TransportError,
 )
 from hexarena.core.frozen import FrozenMap
+from hexarena.core.interrupt import InterruptGuard, MatchInterrupted
 from hexarena.core.players import Player, Reply
-from hexarena.core.records import RecordWriter
-from hexarena.core.registry import game_class
+from hexarena.core.records import CONFIG, Record, RecordWriter
+from hexarena.core.registry import game_class, game_params
 from hexarena.core.rng import Rng, derive_seed
 
 #: Called after every accepted move with (state, role, move text); the CLI draws progress with it.
@@ -83,6 +91,8 @@ class MatchResult:
     usage: dict[str, dict[str, float]] = field(default_factory=dict)
     #: the infrastructure failure that ended the match ({role, player, cause}), if one did
     error: dict[str, str] | None = None
+    #: the signal that interrupted the match (SIGINT, SIGTERM, ...), if one did
+    interrupted_by: str | None = None
 
     def to_json(self, config: MatchConfig, players: Mapping[str, Player]) -> dict[str, Any]:
         state = self.final_state
@@ -113,6 +123,14 @@ class MatchResult:
         if "latency_s" in usage:
             usage["latency_s"] = round(usage["latency_s"], 3)
         return {**player.describe(), "roles": roles, "usage": usage}
+
+
+def players_json(players: Mapping[str, Player]) -> list[dict[str, Any]]:
+    """Each distinct player's description with the roles it holds (for records)."""
+    return [
+        {**p.describe(), "roles": [r for r, q in players.items() if q is p]}
+        for p in _unique(players.values())
+    ]
 
 
 def _unique(players: Any) -> list[Player]:
@@ -150,6 +168,7 @@ class GameManager:
         players: Mapping[str, Player] | None = None,
         raw_config: Mapping[str, Any] | None = None,
         on_move: MoveHook | None = None,
+        force: bool = False,
     ) -> None:
         if isinstance(config, MatchConfig):
             self.config = config
@@ -161,15 +180,50 @@ class GameManager:
         self.on_move = on_move
         self.games: list[GameState] = []
         self.players: dict[str, Player] = {}
+        self._force = force  # replace an existing record in output.dir
+        self._resume: Record | None = None
+        self._guard = InterruptGuard()
+        self._invalid: dict[str, int] = {}
         self._init_game()
         self._init_players()
+        self._state = self.games[-1]  # the last accepted position (what an interruption keeps)
+
+    @classmethod
+    def resume(
+        cls,
+        directory: str | Path,
+        *,
+        players: Mapping[str, Player] | None = None,
+        on_move: MoveHook | None = None,
+    ) -> GameManager:
+        """A manager that continues the interrupted match recorded in ``directory`` from its last
+        accepted move, with the recorded config (so the same players and seeds), appending to
+        that record. Seeded players are brought to where they were by replaying their attempts."""
+        record = Record.load(directory)
+        if record.outcome.kind not in (OutcomeKind.INTERRUPTED, OutcomeKind.ERROR):
+            raise RecordError(f"{directory}: this match already ended ({record.outcome}); nothing to resume")
+        try:
+            raw = json.loads((Path(directory) / CONFIG).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise RecordError(f"{Path(directory) / CONFIG}: unreadable ({exc})") from None
+        for i, pcfg in enumerate(raw.get("players", [])):
+            hidden = [k for k, v in pcfg.items() if v == "<redacted>"]
+            if hidden:
+                raise ConfigError(
+                    f"players[{i}].{hidden[0]} was written literally in the config, so the record does not "
+                    "keep it; write it as ${ENV_VAR} to make matches resumable"
+                )
+        run = {**raw, "output": {**raw.get("output", {}), "dir": str(directory)}}
+        manager = cls(run, players=players, raw_config=raw, on_move=on_move)
+        manager._resume = record
+        return manager
 
     # -------------------------------------------------------------------------- set-up ---
     def _init_game(self) -> None:
         cfg = self.config.game
         cls = game_class(cfg.name)
         try:
-            state = cls.new(seed=cfg.seed, **cfg.params)
+            state = cls.new(seed=cfg.seed, **game_params(cls, cfg.params))
         except TypeError as exc:
             raise ConfigError(f"game.params: {exc}") from exc
         except ValueError as exc:
@@ -210,40 +264,101 @@ class GameManager:
 
     # ------------------------------------------------------------------------- running ---
     def start(self) -> MatchResult:
-        """Run the match to its end and return the result (the record is written as it goes)."""
+        """Run the match to its end and return the result (the record is written as it goes).
+
+        A stop signal ends it early with outcome ``interrupted``: the record stays valid and can
+        be resumed (:meth:`resume`).
+        """
         state = self.games[-1]
-        out_dir = self.config.output.dir
-        self.record = RecordWriter(out_dir, frames=self.config.output.frames) if out_dir else None
-        if self.record:
-            self.record.write_config(redact_secrets(self.raw_config))
-            self.record.frame(state)
-        for player in _unique(self.players.values()):
-            player.reset(tuple(r for r, p in self.players.items() if p is player), state.seed)
         self._invalid = {r: 0 for r in state.all_roles()}
         self._time_used = {r: 0.0 for r in state.all_roles()}
         self._fallback_rng = Rng(derive_seed(state.seed, "manager-fallback"))
+        for player in _unique(self.players.values()):
+            player.reset(tuple(r for r, p in self.players.items() if p is player), state.seed)
         self._init_transport(state)
         started = time.perf_counter()
-        try:
-            final, outcome = self.run_game_loop(state)
-        finally:
-            for player in _unique(self.players.values()):
-                player.close()
+        signame, outcome = None, None
+        with self._guard:
+            try:
+                with self._guard.critical():
+                    self.record = self._open_record(state)
+                    if self._resume is not None:
+                        self._state = self._catch_up(state, self._resume)
+                final, outcome = self.run_game_loop(self._state)
+            except KeyboardInterrupt as exc:
+                signame = exc.signame if isinstance(exc, MatchInterrupted) else "SIGINT"
+            finally:
+                with self._guard.critical(deliver=False):  # a second Ctrl-C cannot cut the cleanup
+                    for player in _unique(self.players.values()):
+                        player.close()
+            with self._guard.critical(deliver=False):
+                if outcome is None:
+                    final = self._state
+                    reason = f"interrupted by {signame} after {len(final.history)} moves"
+                    outcome = Outcome(OutcomeKind.INTERRUPTED, reason, final.get_scores())
+                return self._finish(final, outcome, time.perf_counter() - started, signame)
+
+    def _finish(self, final: GameState, outcome: Outcome, time_s: float, signame: str | None) -> MatchResult:
+        out_dir = self.config.output.dir
         result = MatchResult(
             outcome,
             final,
             len(final.history),
             dict(self._invalid),
-            time.perf_counter() - started,
+            time_s,
             Path(out_dir) if out_dir else None,
             {role: p.name for role, p in self.players.items()},
             {role: dict(u) for role, u in self._usage.items()},
             self._error,
+            signame,
         )
         if self.record:
             self.record.event("end", outcome=outcome.to_json())
             self.record.finish(result.to_json(self.config, self.players), final)
         return result
+
+    def _open_record(self, state: GameState) -> RecordWriter | None:
+        out = self.config.output
+        if not out.dir:
+            return None
+        resume = self._resume is not None
+        record = RecordWriter(out.dir, frames=out.frames, force=self._force, resume=resume)
+        if resume:
+            record.event("resume", moves=len(self._resume.moves()))
+        else:
+            record.write_config(redact_secrets(self.raw_config))
+            record.event("start", **state.setup.to_json(), players=players_json(self.players))
+        record.frame(state)
+        return record
+
+    def _catch_up(self, state: GameState, record: Record) -> GameState:
+        """Replay a record's events: moves rebuild the position (and the frames), attempts restore
+        the invalid counts and time used and move each player along its own random stream."""
+        for event in record.turns():
+            kind, role = event.get("event"), event.get("role")
+            error = event.get("error")
+            if kind == "attempt" and role in self.players and error not in ("transport", "api"):
+                latency_ms = float(event.get("latency_ms") or 0)
+                self._invalid[role] += error is not None
+                self._time_used[role] += latency_ms / 1000
+                if error in (None, "parse", "illegal"):  # the player answered
+                    self._count_usage(role, latency_ms, event.get("meta") or {})
+                self.players[role].catch_up(state.query_game(role))
+            elif kind == "exhausted" and event.get("policy") == OnExhausted.RANDOM_LEGAL.value:
+                moves = state.legal_moves()
+                if moves:
+                    self._fallback_rng.choice(moves)
+            elif kind == "move":
+                nxt = state.apply(event["move"])
+                if nxt.message is not None:
+                    raise RecordError(
+                        f"{record.dir}: recorded move {event['move']!r} is rejected: {nxt.message}"
+                    )
+                state = nxt
+                self._note_move(state, role, event["move"])
+                if self.record:
+                    self.record.frame(state, role, event.get("text"))
+        return state
 
     def run_game_loop(self, game_state: GameState) -> tuple[GameState, Outcome]:
         """Turns until the game ends, a player is exhausted, or ``max_rounds`` is reached."""
@@ -260,6 +375,10 @@ class GameManager:
             role = state.roles[0]
             try:
                 state = self.process_turn(state, self.players[role])
+            except Resigned as exc:
+                if self.record:
+                    self.record.event("resigned", role=role, reason=str(exc))
+                return state, self._forfeit(state, role, f"{role} resigned")
             except _InfrastructureFailure as exc:
                 return state, self._infrastructure_outcome(state, exc)
             except _Exhausted as exc:
@@ -300,7 +419,7 @@ class GameManager:
     def _attempt(self, state: GameState, player: Player, role: str, turn: int, number: int) -> Attempt:
         """Ask once (transport errors retried inside); parse the reply into a move."""
         attempt = Attempt(turn, role, player.name, number)
-        view = self._with_recent(self._view(state, role), role)
+        view = self._with_recent(self._view(state, role, number), role)
         reply: Reply | None = None
         for retry in range(self.config.manager.transport_retries + 1):
             t0 = time.perf_counter()
@@ -326,6 +445,10 @@ class GameManager:
                 attempt.move = state.parse_move(reply.raw or "")
             except MoveParseError as exc:
                 attempt.error, attempt.message = "parse", str(exc)
+            except Exception as exc:  # a bug in a game's reader must not end the match
+                failed = f"{state.name}'s move reader failed: {exc!r}"
+                attempt.error = "parse"
+                attempt.message = f"could not read a move ({failed}); write {state.move_syntax}"
         return attempt
 
     def _timed(self, attempt: Attempt, role: str, t0: float) -> Attempt:
@@ -407,12 +530,26 @@ class GameManager:
         )
         return view.replace(context=context)
 
-    def _view(self, state: GameState, role: str) -> GameState:
-        """The role's view, with the last rejection phrased at the configured feedback level."""
+    def _view(self, state: GameState, role: str, attempt: int = 1) -> GameState:
+        """The role's view, with the last rejection phrased at the configured feedback level.
+
+        Its context also says which ``attempt`` this is and how many are left (``attempts_left``,
+        counting this one) before ``on_exhausted`` applies, so players can warn before the last.
+        """
+        cfg = self.config.manager
+        left = (
+            min(cfg.max_attempts_per_turn - attempt, cfg.max_invalid_per_game - self._invalid.get(role, 0))
+            + 1
+        )
         view = state.query_game(role)
+        view = view.replace(
+            context=view.context.update(
+                attempt=attempt, attempts_left=left, on_exhausted=cfg.on_exhausted.value
+            )
+        )
         if state.message is None:
             return view
-        level = self.config.manager.feedback
+        level = cfg.feedback
         if level is Feedback.NONE:
             text = f"You play as {role}."
         elif level is Feedback.GENERIC:
@@ -426,20 +563,27 @@ class GameManager:
 
     def _accept(self, state: GameState, role: str, player: Player, move: Any, turn: int) -> None:
         text = state.format_move(move)
-        self._events.append(FrozenMap(role=role, text=state.describe_move(move)))
-        self._last_moved[role] = len(self._events)
-        if self.record:
-            self.record.event("move", turn=turn, role=role, player=player.name, move=move, text=text)
-            self.record.frame(state, role, text)
+        with self._guard.critical():  # a signal now waits until the move is fully recorded
+            self._state = state
+            self._note_move(state, role, move)
+            if self.record:
+                self.record.event("move", turn=turn, role=role, player=player.name, move=move, text=text)
+                self.record.frame(state, role, text)
         if self.on_move:
             self.on_move(state, role, text)
+
+    def _note_move(self, state: GameState, role: str, move: Any) -> None:
+        """Keep what the others learn of an accepted move (their ``since_last_turn``)."""
+        self._events.append(FrozenMap(role=role, text=state.describe_move(move)))
+        self._last_moved[role] = len(self._events)
 
     def _log_attempt(self, attempt: Attempt) -> None:
         if self.record:
             fields = dict(vars(attempt))
             fields["latency_ms"] = round(attempt.latency_ms, 3)
             fields["meta"] = dict(attempt.meta)
-            self.record.event("attempt", **fields)
+            with self._guard.critical():
+                self.record.event("attempt", **fields)
 
     def _on_exhausted(self, state: GameState, role: str, reason: str) -> GameState | Outcome:
         policy = self.config.manager.on_exhausted
@@ -456,12 +600,22 @@ class GameManager:
             policy = OnExhausted.FORFEIT  # nothing legal to fall back on
         if policy is OnExhausted.ABORT:
             return Outcome.from_scores(OutcomeKind.ERROR, f"aborted: {reason}", state.get_scores(), role=role)
+        return self._forfeit(state, role, f"{role} forfeits: {reason}")
+
+    @staticmethod
+    def _forfeit(state: GameState, role: str, reason: str) -> Outcome:
+        """``role`` loses: the others ranked by score, ``role`` last."""
         scores = state.get_scores()
         others = {r: s for r, s in scores.items() if r != role}
-        ranked = Outcome.from_scores(OutcomeKind.FORFEIT, f"{role} forfeits: {reason}", others, role=role)
+        ranked = Outcome.from_scores(OutcomeKind.FORFEIT, reason, others, role=role)
         return Outcome(ranked.kind, ranked.reason, scores, (*ranked.ranking, (role,)), role)
 
 
 def play_match(config: Mapping[str, Any] | MatchConfig, **kwargs: Any) -> MatchResult:
     """Convenience: build a manager and run it."""
     return GameManager(config, **kwargs).start()
+
+
+def resume_match(directory: str | Path, **kwargs: Any) -> MatchResult:
+    """Convenience: continue the interrupted match recorded in ``directory`` to its end."""
+    return GameManager.resume(directory, **kwargs).start()

@@ -1,47 +1,19 @@
-"""Build players from config entries, and the human (terminal) player."""
+"""Build players from config entries."""
 
 from __future__ import annotations
 
 import importlib
 import os
-import sys
-from typing import IO, Any
+from typing import Any
 
 from hexarena.core.config import PlayerConfig
 from hexarena.core.contract import GameState
-from hexarena.core.errors import ConfigError, PlayerError, RecordError
+from hexarena.core.errors import ConfigError, RecordError
+from hexarena.core.human import HumanPlayer
 from hexarena.core.llm import LLMPlayer
-from hexarena.core.players import CallablePlayer, Player, RandomPlayer, ReplayPlayer, Reply, ScriptedPlayer
+from hexarena.core.players import CallablePlayer, Player, RandomPlayer, ReplayPlayer, ScriptedPlayer
 
 GENERIC_TYPES = ("random", "scripted", "replay", "human", "callable", "llm")
-
-
-class HumanPlayer(Player):
-    """A person at a terminal: shows the state and the numbered legal moves, reads a line."""
-
-    kind = "human"
-
-    def __init__(self, name: str | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None):
-        super().__init__(name)
-        self._in = stdin or sys.stdin
-        self._out = stdout or sys.stdout
-
-    def act(self, view: GameState) -> Reply:
-        role = view.viewer or view.roles[0]
-        print(view.render_text(role), file=self._out)
-        moves = view.legal_moves() or ()
-        for i, move in enumerate(moves, 1):
-            print(f"  {i:>3}. {view.format_move(move)}", file=self._out)
-        if view.message:
-            print(view.message, file=self._out)
-        print(f"{role}, your move (number or move text): ", end="", file=self._out, flush=True)
-        line = self._in.readline()
-        if not line:
-            raise PlayerError("no input (end of file) from the human player")
-        text = line.strip()
-        if text.isdigit() and moves and 1 <= int(text) <= len(moves):
-            return Reply(move=moves[int(text) - 1], raw=text)
-        return Reply(raw=text)
 
 
 def _replay_moves(record_dir: str, roles: list[str]) -> list[Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,11 @@ class Player(ABC):
     @abstractmethod
     def act(self, view: GameState) -> Reply:
         """Choose a move for ``view.roles[0]`` from that role's view of the game."""
+
+    def catch_up(self, view: GameState) -> None:
+        """Called, when a match resumes, once per recorded attempt of this player (in order,
+        with the view it was made from), so a player with internal state can get back to where
+        it was. Stateless players (people, LLMs) need nothing."""
 
     def act_within(self, view: GameState, timeout_s: float) -> Reply:
         """:meth:`act` with a time limit; raises :class:`MoveTimeoutError` when it runs out.
@@ -110,6 +116,11 @@ class SeededPlayer(Player):
     def reset(self, roles: tuple[str, ...], seed: int) -> None:
         self.rng = Rng(derive_seed(seed, self.seed, self.kind, *roles))
 
+    def catch_up(self, view: GameState) -> None:
+        """Choose again (the same choice as then), so the random stream is where it was."""
+        with suppress(PlayerError):
+            self.act(view)
+
 
 class RandomPlayer(SeededPlayer):
     """Uniform over the legal moves."""
@@ -133,6 +144,9 @@ class ScriptedPlayer(Player):
 
     def reset(self, roles: tuple[str, ...], seed: int) -> None:
         self._next = 0
+
+    def catch_up(self, view: GameState) -> None:
+        self._next += 1
 
     def act(self, view: GameState) -> Reply:
         if self._next >= len(self._moves):

@@ -12,18 +12,24 @@
 ``final.json``     the final state's ``export()`` (replayable)
 =================  ==========================================================================
 
-Lines are flushed as they are written, so a crashed match keeps everything up to the crash.
+Lines are flushed as they are written, so a crashed match keeps everything up to the crash. A new
+record never goes into an existing one: :func:`prepare_record_dir` refuses (or, forced, clears it
+first) and :func:`unique_record_dir` names a fresh folder. A match stopped by a signal ends with
+outcome ``interrupted``; one killed outright has no ``result.json`` and is read back from
+``config.json`` and ``turns.jsonl`` as interrupted too. Either can be resumed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from hexarena.core.contract import GameState, Outcome
+from hexarena.core.contract import GameState, Outcome, OutcomeKind
 from hexarena.core.errors import RecordError
 from hexarena.core.frames import FrameEncoder, check_header, header
 from hexarena.core.frozen import canonical_json, thaw
@@ -38,17 +44,62 @@ TURNS, FRAMES, RESULT, FINAL, CONFIG = (
 )
 
 
+#: Every file a record directory may hold (``replay.html`` is the demo's offline page).
+RECORD_FILES = (TURNS, FRAMES, RESULT, FINAL, CONFIG, "replay.html")
+
+
 def _dump(value: Any) -> str:
     return json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":"))
 
 
-class RecordWriter:
-    """Writes one match's record directory incrementally."""
+def prepare_record_dir(directory: str | Path, *, force: bool = False) -> Path:
+    """An empty directory for a new record. An existing, non-empty one is refused unless
+    ``force``, which clears it first, and only if it holds nothing but record files."""
+    d = Path(directory)
+    if d.exists() and not d.is_dir():
+        raise RecordError(f"{d}: exists and is not a directory")
+    present = sorted(d.iterdir()) if d.is_dir() else []
+    others = [p.name for p in present if p.name not in RECORD_FILES or not p.is_file()]
+    if others:
+        listed = ", ".join(others[:4])
+        raise RecordError(
+            f"{d}: holds files that are no part of a match record ({listed}); choose another --out"
+        )
+    if present and not force:
+        raise RecordError(f"{d}: already holds a match record; use --force to replace it, or another --out")
+    for path in present:
+        path.unlink()
+    d.mkdir(parents=True, exist_ok=True)
+    return d
 
-    def __init__(self, directory: str | Path, *, frames: bool = True) -> None:
-        self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self._turns: IO[str] = (self.dir / TURNS).open("w", encoding="utf-8")
+
+def unique_record_dir(root: str | Path, game: str, config: Mapping[str, Any]) -> Path:
+    """A free folder name ``root/GAME-YYYYmmdd-HHMMSS-HASH`` (HASH: 6 hex digits of the config);
+    a run with the same config in the same second gets a ``-2`` suffix."""
+    digest = hashlib.sha256(canonical_json(config).encode()).hexdigest()[:6]
+    base = Path(root) / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-{digest}"
+    n = 1
+    while (d := base if n == 1 else base.with_name(f"{base.name}-{n}")).exists():
+        n += 1
+    return d
+
+
+class RecordWriter:
+    """Writes one match's record directory incrementally.
+
+    ``resume=True`` continues an interrupted record: ``turns.jsonl`` is appended to (a line torn by
+    a kill is cut off first) and ``frames.jsonl`` is written anew as the moves are replayed.
+    """
+
+    def __init__(
+        self, directory: str | Path, *, frames: bool = True, force: bool = False, resume: bool = False
+    ) -> None:
+        self.dir = Path(directory) if resume else prepare_record_dir(directory, force=force)
+        if resume:  # unfinished again until the end: a kill now must not leave a stale end behind
+            _cut_torn_tail(self.dir / TURNS)
+            (self.dir / RESULT).unlink(missing_ok=True)
+            (self.dir / FINAL).unlink(missing_ok=True)
+        self._turns: IO[str] = (self.dir / TURNS).open("a" if resume else "w", encoding="utf-8")
         self._frames: IO[str] | None = (self.dir / FRAMES).open("w", encoding="utf-8") if frames else None
         self._encoder = FrameEncoder()
         self._step = 0
@@ -94,8 +145,16 @@ def _read_json(path: Path) -> Any:
         raise RecordError(f"{path}: corrupt JSON ({exc})") from exc
 
 
-def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
-    """The lines of a JSONL file; a corrupt or truncated line raises naming the line number."""
+def _cut_torn_tail(path: Path) -> None:
+    """Drop a last line without its newline (written when the process was killed)."""
+    data = path.read_bytes() if path.is_file() else b""
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def read_jsonl(path: Path, *, torn_tail_ok: bool = False) -> Iterator[dict[str, Any]]:
+    """The lines of a JSONL file; a corrupt or truncated line raises naming the line number,
+    except (with ``torn_tail_ok``) a last line without its newline, cut off by a kill."""
     if not path.is_file():
         raise RecordError(f"{path}: missing")
     with path.open(encoding="utf-8") as fh:
@@ -105,6 +164,8 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
+                if torn_tail_ok and not line.endswith("\n"):
+                    return
                 raise RecordError(f"{path}:{n}: corrupt or truncated line ({exc.msg})") from exc
             if not isinstance(obj, dict):
                 raise RecordError(f"{path}:{n}: expected a JSON object")
@@ -118,12 +179,16 @@ class Record:
     dir: Path
     result: dict[str, Any]
     final: dict[str, Any]
+    #: True for a record whose process was killed before it wrote its end
+    unfinished: bool = False
 
     @classmethod
     def load(cls, directory: str | Path) -> Record:
         d = Path(directory)
         if not d.is_dir():
             raise RecordError(f"{d}: not a directory")
+        if not (d / RESULT).is_file() and (d / TURNS).is_file():
+            return cls._unfinished(d)
         result = _read_json(d / RESULT)
         final = _read_json(d / FINAL)
         for key in ("game", "outcome", "players"):
@@ -131,12 +196,32 @@ class Record:
                 raise RecordError(f"{d / RESULT}: missing key {key!r}")
         return cls(d, result, final)
 
+    @classmethod
+    def _unfinished(cls, d: Path) -> Record:
+        """A killed match's record, rebuilt from its start event and accepted moves."""
+        events = list(read_jsonl(d / TURNS, torn_tail_ok=True))
+        start = next((e for e in events if e.get("event") == "start"), None)
+        if start is None:
+            raise RecordError(f"{d / TURNS}: no start event (is this a hexarena match record?)")
+        moves = [e["move"] for e in events if e.get("event") == "move"]
+        state = game_class(start["game"]).new(seed=int(start["seed"]), **dict(start["params"])).replay(moves)
+        outcome = Outcome(OutcomeKind.INTERRUPTED, f"killed after {len(moves)} moves", state.get_scores())
+        result = {
+            "game": start["game"],
+            "seed": start["seed"],
+            "params": start["params"],
+            "players": start.get("players", []),
+            "outcome": outcome.to_json(),
+            "moves": len(moves),
+        }
+        return cls(d, result, state.export(), unfinished=True)
+
     @property
     def outcome(self) -> Outcome:
         return Outcome.from_json(self.result["outcome"])
 
     def turns(self) -> Iterator[dict[str, Any]]:
-        return read_jsonl(self.dir / TURNS)
+        return read_jsonl(self.dir / TURNS, torn_tail_ok=self.unfinished)
 
     def moves(self) -> list[dict[str, Any]]:
         """The accepted moves, in order, as ``{"role", "move"}`` events."""

@@ -12,11 +12,13 @@ Modules are imported only when a game is made, so listing games stays cheap.
 from __future__ import annotations
 
 import importlib
+import inspect
+from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
 from hexarena.core.contract import GameState
-from hexarena.core.errors import UnknownGameError
+from hexarena.core.errors import ConfigError, UnknownGameError
 
 #: name -> "module:attribute" of the game's GameState subclass.
 BUILTIN_GAMES: dict[str, str] = {
@@ -53,6 +55,33 @@ def game_class(name: str) -> type[GameState]:
     return cls
 
 
+#: The documented name of the number of players in game parameters (``-p players=3``); the other
+#: spellings in use (City of Gold's ``n_players``, the Small World spec's ``num_players``) are
+#: accepted as aliases and renamed to whatever the game's ``new`` calls it.
+PLAYER_COUNT = "players"
+PLAYER_COUNT_ALIASES = ("n_players", "num_players")
+
+
+def game_params(cls: type[GameState], params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with the player count under the game's own name (see :data:`PLAYER_COUNT`)."""
+    spellings = (PLAYER_COUNT, *PLAYER_COUNT_ALIASES)
+    given = [k for k in spellings if k in params]
+    if not given:
+        return dict(params)
+    if len(given) > 1:
+        raise ConfigError(f"{cls.name}: give the number of players once, as {PLAYER_COUNT!r} (got {given})")
+    own = next((k for k in spellings if k in inspect.signature(cls.new).parameters), None)
+    if own is None:
+        seats = len(cls.new(seed=0, **cls.demo_params).all_roles())
+        raise ConfigError(
+            f"{cls.name} is always played by {seats} players; it takes no {given[0]!r} parameter"
+        )
+    out = {k: v for k, v in params.items() if k != given[0]}
+    out[own] = params[given[0]]
+    return out
+
+
 def make(name: str, seed: int = 0, **params: Any) -> GameState:
     """A new game: ``hexarena.make("hex", seed=1, size=7)``."""
-    return game_class(name).new(seed=seed, **params)
+    cls = game_class(name)
+    return cls.new(seed=seed, **game_params(cls, params))

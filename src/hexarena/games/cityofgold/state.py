@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
-from hexarena.core.errors import IllegalMoveError, MoveParseError
+from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup, quote_reply
+from hexarena.core.errors import IllegalMoveError
 from hexarena.core.rng import Rng
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.actions import (
@@ -94,6 +94,10 @@ class CityOfGoldState(GameState):
     )
     bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.cityofgold.bot:HeuristicPlayer"}
     demo_params: ClassVar[dict[str, Any]] = {"n_players": 3, "n_pieces": 1, "max_turns": 90}
+    move_syntax: ClassVar[str] = (
+        "one move per reply: play <card>, special <card>, move <E|NE|NW|W|SW|SE> (move pawn 2 NE "
+        "with two pawns), remove <card>, discard <card>, buy <card>, take <card>, or pass"
+    )
 
     @classmethod
     def new(
@@ -132,7 +136,11 @@ class CityOfGoldState(GameState):
     def advance(self, move: Move) -> CityOfGoldBoard:
         g = self.game.copy()
         try:
-            step(g, self.action_of(move))
+            action = self.action_of(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"cannot read {quote_reply(move)}: {exc}") from None
+        try:
+            step(g, action)
         except IllegalActionError as exc:
             raise IllegalMoveError(f"{self.format_move(move)}: {exc}") from None
         return CityOfGoldBoard(g)
@@ -146,23 +154,30 @@ class CityOfGoldState(GameState):
         text = " ".join(move.strip().strip("`'\".").lower().split())
         if text in ("pass", "end", "done", "end turn"):
             return PASS
-        m = _MOVE_RE.match(text)
-        if m:
-            return MOVE + 6 * (int(m.group(1) or 1) - 1) + DIRECTION_NAMES.index(m.group(2).upper())
         verb, _, rest = text.partition(" ")
+        if verb == "move":
+            m = _MOVE_RE.match(text)
+            if not m:
+                raise IllegalMoveError(
+                    f"unknown direction {quote_reply(rest, 20)}; "
+                    "write move E, NE, NW, W, SW or SE (move pawn 2 NE with two pawns)"
+                )
+            return MOVE + 6 * (int(m.group(1) or 1) - 1) + DIRECTION_NAMES.index(m.group(2).upper())
+        if verb not in (*_VERBS, "buy", "take"):
+            raise IllegalMoveError(
+                f"unknown move {quote_reply(verb, 20)}; "
+                "moves start with play, special, remove, discard, buy, take, move or pass"
+            )
         try:
             card = C.card_id(rest)
-        except ValueError as exc:
-            raise IllegalMoveError(f"cannot read {move!r}: {exc}") from None
+        except ValueError:
+            cards = ", ".join(C.NAMES)
+            raise IllegalMoveError(f"unknown card {quote_reply(rest, 30)}; cards are: {cards}") from None
         if verb in _VERBS:
             return _VERBS[verb] + card
-        if verb in ("buy", "take"):
-            if card not in C.SHOP_INDEX:
-                raise IllegalMoveError(f"{C.NAMES[card]} is a starting card; the shop does not sell it")
-            return SHOP + C.SHOP_INDEX[card]
-        raise IllegalMoveError(
-            f"cannot read {move!r}; moves are play/special/remove/discard/buy/take <card>, move <dir>, pass"
-        )
+        if card not in C.SHOP_INDEX:
+            raise IllegalMoveError(f"{C.NAMES[card]} is a starting card; the shop does not sell it")
+        return SHOP + C.SHOP_INDEX[card]
 
     def format_move(self, move: Move) -> str:
         try:
@@ -190,10 +205,10 @@ class CityOfGoldState(GameState):
     def parse_move(self, text: str) -> Move:
         """Read the reply's last line as a move; failing that, the legal move named last in the text."""
         if not isinstance(text, str):
-            raise MoveParseError(f"expected text, got {type(text).__name__}")
+            raise self.unreadable(text)
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
         if not lines:
-            raise MoveParseError("empty reply; write one move such as 'play Explorer' or 'pass'")
+            raise self.unreadable(text)
         try:
             return self.format_move(self.action_of(lines[-1]))
         except IllegalMoveError as exc:
@@ -203,7 +218,7 @@ class CityOfGoldState(GameState):
         found = [n for n in named if n[0] >= 0]
         if found:
             return max(found)[2]
-        raise MoveParseError(error)
+        raise self.unreadable(text, error)
 
     def validate_game(self) -> Outcome | None:
         g = self.game
@@ -304,10 +319,14 @@ class CityOfGoldState(GameState):
             status = f"Current resources: machete {g.res[0]}, paddle {g.res[1]}, coin {g.res[2]}."
         if g.pending:
             status += f" Still to pay/remove: {g.pending} card(s)."
-        moves = [f"  {self.format_move(a)}{self._describe(a)}" for a in legal_actions(g)]
-        return status + "\nLegal moves:\n" + "\n".join(moves)
+        return status
 
-    def _describe(self, action: int) -> str:
+    def move_note(self, move: Move) -> str:
+        """Where a pawn move leads (terrain, position, distance to El Dorado) or what it opens."""
+        try:
+            action = self.action_of(move)
+        except IllegalMoveError:
+            return ""
         kind, arg = action_kind(action)
         g = self.game
         if kind != "move":

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
-from hexarena.core.errors import IllegalMoveError, MoveParseError
+from hexarena.core.errors import IllegalMoveError
 from hexarena.core.hexgrid import Hex
 
 ROLES = ("red", "blue")
@@ -78,6 +78,7 @@ class HexState(GameState):
     )
     demo_params: ClassVar[dict[str, Any]] = {"size": 7, "swap_rule": True}
     bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.hex.bot:HexBot"}
+    move_syntax: ClassVar[str] = "a cell as column letter and row number (a1, c5), or swap (second move only)"
 
     @classmethod
     def new(cls, seed: int = 0, size: int = 11, swap_rule: bool = False) -> HexState:
@@ -173,10 +174,10 @@ class HexState(GameState):
 
     def parse_move(self, text: str) -> Move:
         if not isinstance(text, str):
-            raise MoveParseError(f"expected text, got {type(text).__name__}")
+            raise self.unreadable(text)
         found = re.findall(r"\b(swap|[a-z]\s?\d{1,2})\b", text.strip().lower())
         if not found:
-            raise MoveParseError(f"no cell name (like 'c5') or 'swap' in {text.strip()[:80]!r}")
+            raise self.unreadable(text, "no cell name in it")
         return found[-1].replace(" ", "")
 
     def validate_game(self) -> Outcome | None:

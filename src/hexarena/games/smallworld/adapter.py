@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
-from hexarena.core.errors import IllegalMoveError, MoveParseError
+from hexarena.core.errors import IllegalMoveError
 from hexarena.core.frozen import FrozenMap, canonical_json, freeze, thaw
 from hexarena.games.smallworld import encoding
 from hexarena.games.smallworld.engine import SmallWorldGame
@@ -89,6 +89,10 @@ class SmallWorldState(GameState):
     )
     bots: ClassVar[FrozenMap[str, str]] = FrozenMap(heuristic="hexarena.games.smallworld.bot:HeuristicPlayer")
     demo_params: ClassVar[FrozenMap[str, Any]] = FrozenMap(players=3)
+    move_syntax: ClassVar[str] = (
+        "one line 'TYPE arguments', e.g. PICK_COMBO 2, CONQUER 14, ABANDON 3 7, REDEPLOY 3:4 7:1 "
+        "(region:tokens), DECLINE, SKIP_CONQUEST, STOUT_DECLINE yes (or the JSON action dict)"
+    )
 
     @classmethod
     def new(cls, seed: int = 0, players: int = 4, map_seed: int | None = None) -> SmallWorldState:
@@ -183,8 +187,9 @@ class SmallWorldState(GameState):
         return format_action(thaw(move)) if isinstance(move, FrozenMap | dict) else str(move)
 
     def parse_move(self, text: str) -> Move:
+        """A legal move's text, the last ``TYPE args`` in the reply, or a JSON action dict."""
         if not isinstance(text, str):
-            raise MoveParseError(f"expected text, got {type(text).__name__}")
+            raise self.unreadable(text)
         wanted = " ".join(text.strip().strip("`").split()).upper()
         for move in self.legal_moves():
             if self.format_move(move).upper() == wanted:
@@ -192,7 +197,13 @@ class SmallWorldState(GameState):
         action = parse_action(text)
         if action is not None:
             return as_move(action)
-        return super().parse_move(text)
+        try:
+            action = json.loads(text)
+        except ValueError:
+            action = None
+        if isinstance(action, dict):
+            return as_move(action)
+        raise self.unreadable(text, "no move type such as CONQUER or REDEPLOY in it")
 
     # -- reinforcement learning hooks (see encoding.py) ---------------------------------------
     def action_count(self) -> int:

@@ -52,6 +52,8 @@ def parse_action(text: str) -> dict[str, Any] | None:
         return None
     kind, rest = found[-1][0].upper(), found[-1][1]
     words = re.findall(r"-?\d+\s*:\s*-?\d+|-?\d+|none|null|yes|no|true|false", rest, re.IGNORECASE)
+    # a number of more than 6 digits is no region id or count (and int() refuses huge ones)
+    words = [w for w in words if max(map(len, re.findall(r"\d+", w)), default=0) <= 6]
     if kind in _PLACEMENT_TYPES:
         pairs = [w.replace(" ", "").split(":") for w in words if ":" in w]
         return {"type": kind, "placements": {int(k): int(v) for k, v in pairs}}
@@ -196,8 +198,4 @@ def render_observation(obs: Mapping[str, Any], roles: list[str], rules_hint: str
         lines.append("Conquest costs now: " + ", ".join(f"{k}:{v}" for k, v in costs.items()))
     if rules_hint:
         lines.append(rules_hint)
-    legal = obs.get("legal_actions") or []
-    if legal:
-        lines.append(f"Legal moves ({len(legal)}), reply with one line exactly as written:")
-        lines += ["  " + format_action(a) for a in legal]
     return "\n".join(lines)

@@ -84,6 +84,10 @@ class TerraNovaState(GameState):
     )
     demo_params: ClassVar[dict[str, Any]] = {"turn_cap": 30}
     bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bot:HeuristicPlayer"}
+    move_syntax: ClassVar[str] = (
+        'one JSON object of preferences, every key optional, e.g. {"tech": ["pottery"]}, '
+        '{"units": {"0": {"category": "settle"}}}, {"build": {"0": ["warrior"]}}, or {} to pass'
+    )
 
     @classmethod
     def new(cls, seed: int = 0, turn_cap: int = 300, map_seed: int | None = None) -> TerraNovaState:
@@ -184,6 +188,13 @@ class TerraNovaState(GameState):
             return ()
         obs, me = self._obs(self.roles[0])
         return tuple(FrozenMap(m) if isinstance(m, dict) else m for m in tn_moves.menu(obs, me))
+
+    def parse_move(self, text: str) -> Move:
+        """A listed move's text, or any JSON object (sparse form) or list (dense form)."""
+        move = super(TerraNovaState, self).parse_move(text)
+        if not isinstance(move, FrozenMap | tuple):
+            raise self.unreadable(text, "a move is a JSON object, not a bare value")
+        return move
 
     def describe_move(self, move: Move) -> str:
         """Other civilizations see the effects on the map, not the mover's choices."""

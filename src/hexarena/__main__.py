@@ -1,0 +1,5 @@
+"""``python -m hexarena``: the same as the ``hexarena`` command."""
+
+from hexarena.cli import main
+
+main()
