@@ -93,6 +93,22 @@ def move_to_action(move: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) 
     return start + offset
 
 
+def legal_action_indices(legal: Sequence[Mapping[str, Any]]) -> list[int]:
+    """``move_to_action`` of every legal move in one pass (option moves numbered as listed)."""
+    seen: dict[str, int] = {}
+    out = []
+    for move in legal:
+        name = str(move["type"])
+        if name in _OPTION_TYPES:
+            offset = seen.get(name, 0)
+            seen[name] = offset + 1
+            if offset < _size(name):
+                out.append(_START[name] + offset)
+        else:
+            out.append(move_to_action(move, ()))
+    return out
+
+
 def _size(name: str) -> int:
     return next(b[2] for b in BLOCKS if b[0] == name)
 
