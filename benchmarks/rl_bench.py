@@ -34,12 +34,13 @@ def steps_per_second(game: str, params: dict, engine: str, seconds: float, seed:
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     steps, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
-        legal = np.flatnonzero(info["action_mask"])
-        _, _, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
-        steps += 1
-        if term or trunc:
-            _, info = env.reset(seed=seed + steps)
+    while time.process_time() - start < seconds:  # the clock read costs µs: once per 64 steps
+        for _ in range(64):
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+            if term or trunc:
+                _, info = env.reset(seed=seed + steps)
     return steps / (time.process_time() - start)
 
 

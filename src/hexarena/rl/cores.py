@@ -14,6 +14,7 @@ cores drive a game's mutable engine in place and build a contract state only whe
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -109,14 +110,69 @@ class _EngineCore(StateCore):
         return self.play(action)
 
 
+class RecordFlattener:
+    """``observe.flatten`` of records of one structured dtype, planned once: the leaves (every
+    field but the masks, in field order) become a few contiguous byte runs copied by slice."""
+
+    def __init__(self, dtype: np.dtype) -> None:
+        runs: list[list[Any]] = []  # [dst, src byte offset, count, element dtype]
+        size = 0
+
+        def walk(dt: np.dtype, bases: list[int]) -> None:
+            """As ``flatten`` walks: field by field, each over every element of the parent."""
+            nonlocal size
+            for name in dt.names:
+                if name == "action_mask":
+                    continue
+                sub, off = dt.fields[name][:2]
+                base, count = sub.base, int(np.prod(sub.shape, dtype=np.int64))
+                if base.names:
+                    walk(base, [b + off + k * base.itemsize for b in bases for k in range(count)])
+                    continue
+                for b in bases:
+                    last = runs[-1] if runs else None
+                    if last and last[3] == base and last[1] + last[2] * base.itemsize == b + off:
+                        last[2] += count
+                    else:
+                        runs.append([size, b + off, count, base])
+                    size += count
+
+        walk(dtype, [0])
+        self.size = size
+        big = [r for r in runs if r[2] >= 256 or r[3].itemsize != 1]  # the map layers; floats
+        self.slices = [(d, o, c, t) for d, o, c, t in big]
+        small = [r for r in runs if r not in big]
+        self.gathers = []  # one gather per one-byte dtype for the small fields
+        for dt in {r[3] for r in small}:
+            mine = [r for r in small if r[3] == dt]
+            dst = np.concatenate([np.arange(d, d + c) for d, _, c, _ in mine])
+            src = np.concatenate([np.arange(o, o + c) for _, o, c, _ in mine])
+            self.gathers.append((dst, src, dt))
+
+    def __call__(self, raw: np.ndarray) -> np.ndarray:
+        """``raw``: the record's bytes (uint8)."""
+        out = np.empty(self.size, np.float32)
+        for dst, src, count, dt in self.slices:
+            out[dst : dst + count] = raw[src : src + count * dt.itemsize].view(dt)
+        for dst, src, dt in self.gathers:
+            out[dst] = raw.view(dt)[src]
+        return out
+
+
 class CityOfGoldCore(_EngineCore):
-    """City of Gold on the scalar engine, stepped in place."""
+    """City of Gold on the scalar engine, stepped in place. The learner's observation record is
+    kept between steps (its static map layers are copied once per course) and flattened by a
+    :class:`RecordFlattener`."""
 
     def _engine_of(self, state: GameState) -> Any:
-        from hexarena.games.cityofgold import engine, observe
+        from hexarena.games.cityofgold import engine
+        from hexarena.games.cityofgold.observe import OBS_DTYPE, ObsWriter
 
-        self._engine, self._observe = engine, observe
+        self._engine = engine
         self._mask: np.ndarray | None = None
+        self._rec = np.zeros(1, OBS_DTYPE)
+        self._writer = ObsWriter(self._rec)
+        self._flatten = _flattener(OBS_DTYPE)
         return state.game.copy()
 
     def _environment(self) -> Any:
@@ -138,7 +194,9 @@ class CityOfGoldCore(_EngineCore):
         return self._mask
 
     def observation(self, role: str) -> np.ndarray:
-        return self._observe.flatten(self._observe.observe(self.g, viewer=self.roles.index(role)))
+        self._writer._viewer[0] = -1  # other seats acted since: rewrite every seat's zones
+        self._writer.write(0, self.g, viewer=self.roles.index(role))
+        return self._flatten(self._rec.view(np.uint8))
 
     def play(self, action: int) -> str | None:
         """Checked against the cached mask, then applied on the engine's trusted path."""
@@ -200,6 +258,11 @@ class SmallWorldCore(_EngineCore):
 
     def progress(self, role: str) -> float:
         return float(self.g._state.players[self.roles.index(role)].coins)
+
+
+@functools.cache
+def _flattener(dtype: np.dtype) -> RecordFlattener:
+    return RecordFlattener(dtype)
 
 
 def hexes_to_go(g: Any, seat: int) -> float:
