@@ -243,7 +243,7 @@ class SmallWorldCore(_EngineCore):
         return mask
 
     def observation(self, role: str) -> np.ndarray:
-        return self._encoding.observation_array(self.g.get_observation(self.roles.index(role)))
+        return self._encoding.state_observation_array(self.g._state, self.roles.index(role))
 
     def play(self, action: int) -> str | None:
         from hexarena.games.smallworld.errors import SmallWorldError
