@@ -7,7 +7,9 @@ of clipped-objective minibatch steps (optax Adam with global-norm clipping) — 
 
 Observations are :mod:`.cog_features`; rewards are +1 for a win, -1 for a loss, 0 for a
 truncation, plus ``shaping`` per hex the learner's pawns gain toward El Dorado (potential-based).
-Train with ``python -m hexarena.rl.train cityofgold`` (``make train``).
+The engine's deck draws need 64-bit integers, so the update is traced with x64 on and the network
+runs in float64 (saved policies load as float32). Train with
+``python -m hexarena.rl.train cityofgold`` (``make train``).
 """
 
 from __future__ import annotations

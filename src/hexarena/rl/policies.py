@@ -36,9 +36,12 @@ class PolicyPlayer(Player):
     def reset(self, roles: tuple[str, ...], seed: int) -> None:
         self._rng = np.random.default_rng(seed)
 
+    def choose(self, state: GameState, role: str) -> int:
+        """The policy's action for ``role`` in ``state`` (a view or a full state)."""
+        return self._act(state, role, self.greedy, self._rng)
+
     def act(self, view: GameState) -> Reply:
-        role = view.viewer or view.roles[0]
-        action = self._act(view, role, self.greedy, self._rng)
+        action = self.choose(view, view.viewer or view.roles[0])
         return Reply(move=view.action_to_move(action), raw=f"action {action}")
 
     def describe(self) -> dict[str, Any]:
@@ -118,7 +121,7 @@ def heuristic_win_rate(path: str | Path, games: int, seed: int, **params: Any) -
         env.reset(seed=seed + k)
         done, reward = False, 0.0
         while not done:
-            action = player._act(env.state, env.role, True, player._rng)
+            action = player.choose(env.state, env.role)
             _, reward, term, trunc, _ = env.step(action)
             done = term or trunc
         wins += reward > 0

@@ -56,10 +56,10 @@ def train_cityofgold(args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     runner = init(jax.random.PRNGKey(args.seed))
     per_update = cfg.num_envs * cfg.num_steps
-    total = args.updates
+    total = args.updates or 10**9  # the time budget ends the run first
     steps, returns, wins = [], [], []
     ep_acc = [0.0, 0.0, 0.0]  # episodes, wins, return sum since the last point
-    with tqdm(total=total, desc="PPO (JAX) City of Gold", unit="update") as bar:
+    with tqdm(total=args.updates, desc="PPO (JAX) City of Gold", unit="update") as bar:
         for u in range(total):
             runner, m = update(runner)
             m = {k: float(v) for k, v in m.items()}
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", default="docs/rl")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--minutes", type=float, default=15.0, help="training wall-clock budget")
-    p.add_argument("--updates", type=int, default=100_000, help="PPO updates at most (cityofgold)")
+    p.add_argument("--updates", type=int, default=None, help="PPO updates at most (cityofgold)")
     p.add_argument("--envs", type=int, default=64)
     p.add_argument("--rollout", type=int, default=64)
     p.add_argument("--steps", type=int, default=100_000, help="env steps (smallworld)")
