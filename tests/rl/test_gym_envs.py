@@ -175,3 +175,18 @@ def test_maskable_ppo_runs_without_glue():
     assert isinstance(
         model.predict(env.reset(seed=0)[0], action_masks=env.unwrapped.action_masks())[0].item(), int
     )
+
+
+def test_self_play_with_maskable_ppo_snapshots():
+    sb3 = pytest.importorskip("sb3_contrib")
+    from hexarena.rl.policies import MaskableSnapshot
+
+    pool = SnapshotPool(capacity=3)
+    env = gymnasium.make("hexarena/Hex-v0", size=3, opponents=pool)
+    model = sb3.MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0)
+    pool.add(MaskableSnapshot(model.policy))
+    frozen = [p.detach().clone() for p in pool.snapshots[0].policy.parameters()]
+    model.learn(64)  # the env's blue seat plays the snapshot meanwhile
+    kept = list(pool.snapshots[0].policy.parameters())
+    assert all((a == b).all() for a, b in zip(frozen, kept, strict=True))
+    assert any((a != b).any() for a, b in zip(kept, model.policy.parameters(), strict=True))

@@ -99,6 +99,21 @@ def _sb3_policy(path: Path) -> Any:
     return act
 
 
+class MaskableSnapshot:
+    """A MaskablePPO policy network as an opponent policy ``fn(observation, action_mask)``, for a
+    :class:`~.opponents.SnapshotPool`: ``pool.add(MaskableSnapshot(model.policy))`` deep-copies
+    the network, so the snapshot keeps today's weights while the model trains on (a plain
+    function or lambda would be kept by reference, and follow the live model)."""
+
+    def __init__(self, policy: Any, deterministic: bool = False) -> None:
+        self.policy, self.deterministic = policy, deterministic
+
+    def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        obs = {"observation": observation, "action_mask": mask}
+        action, _ = self.policy.predict(obs, deterministic=self.deterministic, action_masks=mask.astype(bool))
+        return int(action)
+
+
 def _choose(logits: np.ndarray, greedy: bool, rng: np.random.Generator) -> int:
     if greedy:
         return int(np.argmax(logits))
