@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 EXTRAS  ?= all
 
-.PHONY: demo test test-all bench lint setup clean
+.PHONY: demo test test-all bench train lint setup clean
 
 setup: $(STAMP)
 
@@ -30,6 +30,16 @@ test-all: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),bench]"
 	$(BIN)/python -m benchmarks
+
+# The RL baselines (docs/rl.md): PPO in JAX on City of Gold (15 min budget), then MaskablePPO on
+# Small World; each writes docs/rl/<game>/{curve.png,results.json,policy.*}. PyPI's torch brings
+# ~4 GB of CUDA wheels; TORCH_INDEX=https://download.pytorch.org/whl/cpu takes the ~200 MB CPU build.
+TORCH_INDEX ?=
+train: $(STAMP)
+	$(if $(TORCH_INDEX),$(BIN)/python -m pip install -q torch --index-url $(TORCH_INDEX))
+	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),train]"
+	$(BIN)/python -m hexarena.rl.train cityofgold --minutes 14 --out docs/rl
+	$(BIN)/python -m hexarena.rl.train smallworld --steps 100000 --out docs/rl
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

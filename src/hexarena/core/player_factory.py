@@ -63,10 +63,14 @@ def build_player(cfg: PlayerConfig, game: type[GameState], index: int = 0) -> Pl
             reply_mode=cfg.reply_mode,
             price=cfg.price.model_dump() if cfg.price else None,
         )
+    if kind.startswith("policy:"):  # a trained policy file (hexarena.rl.policies)
+        from hexarena.rl.policies import PolicyPlayer
+
+        return PolicyPlayer(kind.removeprefix("policy:"), name=cfg.name, seed=cfg.seed)
     if kind in game.bots:
         bot_cls = _import(game.bots[kind], f"{where}.type")
         return bot_cls(name=name, seed=cfg.seed, **cfg.params)
-    known = list(GENERIC_TYPES) + sorted(game.bots)
+    known = [*GENERIC_TYPES, "policy:PATH", *sorted(game.bots)]
     raise ConfigError(
         f"{where}.type: unknown player type {kind!r} for {game.name} (known: {', '.join(known)})"
     )

@@ -43,6 +43,8 @@ BLOCKS: tuple[tuple[str, str | None, int], ...] = (
 )
 _START = dict(zip((b[0] for b in BLOCKS), accumulate([0] + [b[2] for b in BLOCKS]), strict=False))
 ACTION_COUNT = sum(b[2] for b in BLOCKS)
+_SIZES = {name: size for name, _, size in BLOCKS}
+_KEYS = {name: key for name, key, _ in BLOCKS}
 _OPTION_TYPES = {"REDEPLOY", "OPPONENT_REDEPLOY", "PLACE_BIVOUACS", "PLACE_HEROES"}
 
 
@@ -85,16 +87,31 @@ def move_to_action(move: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) 
     elif name == "ABANDON":
         (offset,) = move["region_ids"]
     else:
-        key = next(b[1] for b in BLOCKS if b[0] == name)
-        value = move[key]
+        value = move[_KEYS[name]]
         offset = _size(name) - 1 if value is None else int(value)
     if not 0 <= offset < _size(name):
         raise IndexError(f"{name} payload out of the encoded range: {dict(move)!r}")
     return start + offset
 
 
+def legal_action_indices(legal: Sequence[Mapping[str, Any]]) -> list[int]:
+    """``move_to_action`` of every legal move in one pass (option moves numbered as listed)."""
+    seen: dict[str, int] = {}
+    out = []
+    for move in legal:
+        name = str(move["type"])
+        if name in _OPTION_TYPES:
+            offset = seen.get(name, 0)
+            seen[name] = offset + 1
+            if offset < _size(name):
+                out.append(_START[name] + offset)
+        else:
+            out.append(move_to_action(move, ()))
+    return out
+
+
 def _size(name: str) -> int:
-    return next(b[2] for b in BLOCKS if b[0] == name)
+    return _SIZES[name]
 
 
 _TERRAINS = list(Terrain)
@@ -146,3 +163,24 @@ def observation_array(obs: Mapping[str, Any]) -> np.ndarray:
         combos[i, len(_RACES) + _POWERS.index(PowerName(c["power"]))] = 1
         combos[i, -2], combos[i, -1] = c["total_tokens"] / 20, c["coins"] / 10
     return np.concatenate([regions.ravel(), head, combos.ravel()])
+
+
+def state_observation_array(gs: Any, player_id: int) -> np.ndarray:
+    """:func:`observation_array` of ``player_id``'s observation, read from the engine state
+    (:class:`~.state.GameState`) without building what the array does not use (legal actions,
+    conquest costs, opponents): the RL envs' fast path."""
+    from hexarena.games.smallworld.observation import region_view
+
+    view = {
+        "game": {
+            "you": player_id,
+            "num_players": gs.config.num_players,
+            "turn": gs.turn,
+            "max_turns": gs.config.max_turns,
+            "phase": gs.phase.value,
+        },
+        "map": {"regions": [region_view(gs, rid) for rid in range(len(gs.regions))]},
+        "self": gs.players[player_id].to_json(hide_coins=False),
+        "combo_row": [c.to_json() for c in gs.combo_row.visible],
+    }
+    return observation_array(view)
