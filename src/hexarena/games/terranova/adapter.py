@@ -13,39 +13,30 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
 from hexarena.core.frozen import FrozenMap
 from hexarena.core.rng import derive_seed
+from hexarena.games.terranova import compiled
 from hexarena.games.terranova import moves as tn_moves
 from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.observe import Tracker, observe
+from hexarena.games.terranova.observe import Tracker
 from hexarena.games.terranova.recorder import ROLES, frame_of
-from hexarena.games.terranova.simulator import env_step_for, initial_games
 from hexarena.games.terranova.state import GameState as SimState
-from hexarena.games.terranova.step import player_scores
+from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.text import surroundings
-
-_observe = jax.jit(observe)
-_scores = jax.jit(jax.vmap(jax.vmap(player_scores)))
-
-
-def _device() -> tuple[Any, ...]:
-    return (jax.devices("cpu")[0],)
-
-
-def _first(tree: Any) -> Any:
-    """Game (0, 0) of a (1, 1)-batched pytree."""
-    return jax.tree_util.tree_map(lambda x: x[0, 0], tree)
 
 
 def _to_lists(tree: Any) -> Any:
     if isinstance(tree, tuple):
         return [_to_lists(t) for t in tree]
     return np.asarray(tree).tolist()
+
+
+def _scores(scores: Any) -> tuple[float, ...]:
+    return tuple(float(x) for x in np.asarray(scores))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +50,8 @@ class TerraNovaEnv:
     turn_cap: int
     scores: tuple[float, ...]
     executed: Any = None  # the last move's executed indices (nested lists)
-    state: SimState | None = None  # batched (1, 1): the simulator's own compiled step runs it
+    state: SimState | None = None  # one game, stepped by the simulator's step_game (compiled.py)
     tracker: Tracker | None = None
-    metrics: dict[str, Any] | None = None
     view: dict[str, Any] | None = None  # a role's observation (numpy), in a redacted view
     viewer: int = -1
 
@@ -91,12 +81,9 @@ class TerraNovaState(GameState):
             raise ValueError(f"turn_cap must be a positive int, got {turn_cap!r}")
         mseed = seed if map_seed is None else int(map_seed)
         setup = new_setup(cls.name, seed, {"turn_cap": turn_cap, "map_seed": mseed})
-        key = jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31))
-        state, tracker, metrics, _obs = initial_games([generate(mseed)], "duplicate", key, 1, turn_cap, False)
-        _step, _mesh, sharding = env_step_for(_device())
-        state, tracker, metrics = jax.device_put((state, tracker, metrics), sharding)
-        scores = tuple(float(x) for x in np.asarray(_scores(state))[0, 0])
-        env = TerraNovaEnv(0, 0, False, -1, turn_cap, scores, state=state, tracker=tracker, metrics=metrics)
+        key = jax.random.split(jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31)), 1)[0]
+        state, tracker, scores = compiled.start(map_layers(generate(mseed)), key, turn_cap)
+        env = TerraNovaEnv(0, 0, False, -1, turn_cap, _scores(scores), state=state, tracker=tracker)
         return cls.start(env, setup)
 
     # -- rules -----------------------------------------------------------------------------
@@ -110,23 +97,17 @@ class TerraNovaState(GameState):
     def advance(self, move: Move) -> TerraNovaEnv:
         env: TerraNovaEnv = self.environment
         dense = tn_moves.to_dense(move)
-        actions = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None, None], dense)
-        step, _mesh, _sharding = env_step_for(_device())
-        ids = env.state.player
-        state, tracker, metrics, _ids, _obs, _rew, done, executed = step(
-            env.state, actions, env.tracker, env.metrics, ids
-        )
+        state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
         return TerraNovaEnv(
-            player=int(state.player[0, 0]),
-            turn=int(state.turn[0, 0]),
-            done=bool(done[0, 0]),
-            winner=int(metrics["last_winner"][0, 0]),
+            player=int(state.player),
+            turn=int(state.turn),
+            done=bool(done),
+            winner=int(winner),
             turn_cap=env.turn_cap,
-            scores=tuple(float(x) for x in np.asarray(_scores(state))[0, 0]),
-            executed=_to_lists(_first(executed)),
+            scores=_scores(scores),
+            executed=_to_lists(executed),
             state=state,
             tracker=tracker,
-            metrics=metrics,
         )
 
     def validate_game(self) -> Outcome | None:
@@ -156,9 +137,7 @@ class TerraNovaState(GameState):
         if env.state is None:
             return env
         me = ROLES.index(role)
-        view = jax.tree_util.tree_map(
-            np.asarray, _observe(_first(env.state), _first(env.tracker), jnp.int32(me))
-        )
+        view = jax.tree_util.tree_map(np.asarray, compiled.observation(env.state, env.tracker, me))
         executed = env.executed if me == (env.player - 1) % len(ROLES) else None
         return TerraNovaEnv(
             env.player,
@@ -229,13 +208,13 @@ class TerraNovaState(GameState):
         env: TerraNovaEnv = self.environment
         if env.state is None:
             return None
-        return frame_of(jax.tree_util.tree_map(np.asarray, _first(env.state)), np.asarray(env.scores))
+        return frame_of(jax.tree_util.tree_map(np.asarray, env.state), np.asarray(env.scores))
 
     def environment_to_json(self) -> Any:
         env: TerraNovaEnv = self.environment
         digest = hashlib.sha256()
         if env.state is not None:
-            for leaf in jax.tree_util.tree_leaves(_first(env.state)):
+            for leaf in jax.tree_util.tree_leaves(env.state):
                 digest.update(np.asarray(leaf).tobytes())
         return {
             "player": env.player,
