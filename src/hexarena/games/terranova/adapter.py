@@ -16,17 +16,19 @@ import jax
 import numpy as np
 
 from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
-from hexarena.core.frozen import FrozenMap
+from hexarena.core.errors import IllegalMoveError, MoveParseError
+from hexarena.core.frozen import FrozenMap, freeze, thaw
 from hexarena.core.rng import derive_seed
-from hexarena.games.terranova import compiled
+from hexarena.games.terranova import compiled, orders
 from hexarena.games.terranova import moves as tn_moves
+from hexarena.games.terranova.bot import default_orders
 from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.news import contacts, facts_of, news
 from hexarena.games.terranova.observe import Tracker
 from hexarena.games.terranova.recorder import ROLES, frame_of
 from hexarena.games.terranova.state import GameState as SimState
 from hexarena.games.terranova.state import map_layers
-from hexarena.games.terranova.tables import load_tables
-from hexarena.games.terranova.text import surroundings
+from hexarena.games.terranova.text import ORDERS_HELP, TextView, describe_executed
 
 
 def _to_lists(tree: Any) -> Any:
@@ -54,6 +56,10 @@ class TerraNovaEnv:
     tracker: Tracker | None = None
     view: dict[str, Any] | None = None  # a role's observation (numpy), in a redacted view
     viewer: int = -1
+    met: Any = None  # (6, 6) bool: who has seen whom (news.contacts), in the full state
+    facts: tuple = (None,) * len(ROLES)  # news.Facts per player at the end of its last move
+    options: dict[str, Any] | None = None  # the viewer's options this turn (options.py), in a view
+    news: tuple[str, ...] = ()  # what happened since the viewer's last turn, in a view
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,7 +89,17 @@ class TerraNovaState(GameState):
         setup = new_setup(cls.name, seed, {"turn_cap": turn_cap, "map_seed": mseed})
         key = jax.random.split(jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31)), 1)[0]
         state, tracker, scores = compiled.start(map_layers(generate(mseed)), key, turn_cap)
-        env = TerraNovaEnv(0, 0, False, -1, turn_cap, _scores(scores), state=state, tracker=tracker)
+        env = TerraNovaEnv(
+            0,
+            0,
+            False,
+            -1,
+            turn_cap,
+            _scores(scores),
+            state=state,
+            tracker=tracker,
+            met=contacts(state, None),
+        )
         return cls.start(env, setup)
 
     # -- rules -----------------------------------------------------------------------------
@@ -96,8 +112,11 @@ class TerraNovaState(GameState):
 
     def advance(self, move: Move) -> TerraNovaEnv:
         env: TerraNovaEnv = self.environment
-        dense = tn_moves.to_dense(move)
+        dense = self._dense(move)
         state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
+        met = contacts(state, env.met)
+        facts = list(env.facts)
+        facts[env.player] = facts_of(state, met)
         return TerraNovaEnv(
             player=int(state.player),
             turn=int(state.turn),
@@ -108,7 +127,41 @@ class TerraNovaState(GameState):
             executed=_to_lists(executed),
             state=state,
             tracker=tracker,
+            met=met,
+            facts=tuple(facts),
         )
+
+    def _dense(self, move: Move) -> tuple:
+        """The preference tuple of a move; orders (``"fill": "heuristic"``) are checked against the
+        mover's options and completed with the heuristic bot's preferences (see :mod:`.orders`)."""
+        plain = thaw(move)
+        if not (isinstance(plain, dict) and "fill" in plain):
+            return tn_moves.to_dense(plain)
+        fill = plain.pop("fill")
+        if fill != orders.FILL:
+            raise IllegalMoveError(f"unknown fill {fill!r}; the one default is {orders.FILL!r}")
+        env: TerraNovaEnv = self.environment
+        obs, opts = self._view_of(env.player)
+        orders.check_orders(plain, obs, opts, env.player)
+        work = orders.work_slots(plain, obs, env.player)
+        plain.pop("work_tiles", None)
+        plain["work"] = {**plain.get("work", {}), **work}
+        default = default_orders(obs, env.player, opts)
+        return tn_moves.to_dense(orders.with_defaults(plain, default))
+
+    def _view_of(self, me: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        env: TerraNovaEnv = self.environment
+        obs, opts = compiled.view(env.state, env.tracker, me)
+        return jax.tree_util.tree_map(np.asarray, obs), jax.tree_util.tree_map(np.asarray, opts)
+
+    def parse_move(self, text: str) -> Move:
+        """JSON (the sparse or dense form, or a listed move) or text orders (:mod:`.orders`)."""
+        if not isinstance(text, str):
+            raise MoveParseError(f"expected text, got {type(text).__name__}")
+        body = text.strip().strip("`").strip()
+        if body.startswith(("{", "[")) or not body:
+            return GameState.parse_move(self, text)  # slots dataclass: no zero-argument super()
+        return freeze(orders.parse_orders(body))
 
     def validate_game(self) -> Outcome | None:
         env: TerraNovaEnv = self.environment
@@ -137,7 +190,9 @@ class TerraNovaState(GameState):
         if env.state is None:
             return env
         me = ROLES.index(role)
-        view = jax.tree_util.tree_map(np.asarray, compiled.observation(env.state, env.tracker, me))
+        view, opts = self._view_of(me)
+        seen = view["visibility_map"].reshape(-1) > 0
+        now = facts_of(env.state, contacts(env.state, env.met))
         executed = env.executed if me == (env.player - 1) % len(ROLES) else None
         return TerraNovaEnv(
             env.player,
@@ -149,60 +204,39 @@ class TerraNovaState(GameState):
             executed,
             view=view,
             viewer=me,
+            options=opts,
+            news=tuple(news(env.facts[me], now, me, seen)),
         )
 
-    def _obs(self, role: str | None) -> tuple[dict[str, Any], int]:
+    def _view(self, role: str | None) -> TerraNovaEnv:
         env: TerraNovaEnv = self.environment
         if env.view is not None:
-            return env.view, env.viewer
-        me = ROLES.index(role) if role is not None else env.player
-        return self.redact(ROLES[me]).view, me
+            return env
+        return self.redact(role if role is not None else ROLES[env.player])
 
     def legal_moves(self) -> tuple[Move, ...]:
         if self.validate_game() is not None:
             return ()
-        obs, me = self._obs(self.roles[0])
-        return tuple(FrozenMap(m) if isinstance(m, dict) else m for m in tn_moves.menu(obs, me))
+        view = self._view(self.roles[0])
+        return tuple(
+            FrozenMap(m) if isinstance(m, dict) else m for m in tn_moves.menu(view.view, view.viewer)
+        )
 
     def render_text(self, role: str | None = None) -> str:
-        tb = load_tables()
-        env: TerraNovaEnv = self.environment
-        obs, me = self._obs(role or self.viewer)
-        lines = [
-            f"Terra Nova, round {env.turn} of {env.turn_cap}; {ROLES[env.player]} to move; you: {ROLES[me]}.",
-            "Scores: " + ", ".join(f"{r} {s:.1f}" for r, s in zip(ROLES, env.scores, strict=True)),
-            f"Gold {float(obs['treasury']):.0f}, happiness {float(obs['happiness']):.0f}, "
-            f"science stored {float(obs['science_reserves']):.0f}.",
+        env: TerraNovaEnv = self._view(role or self.viewer)
+        me = env.viewer
+        header = [
+            f"Terra Nova, round {env.turn} of {env.turn_cap}. You are {ROLES[me]} (player {me}); "
+            f"{ROLES[env.player]} to move.",
+            "Scores: " + ", ".join(f"{r} {s:.1f}" for r, s in zip(ROLES, env.scores, strict=True)) + ".",
         ]
-        known = [tb.tech_names[t] for t in np.flatnonzero(obs["technologies"])]
-        r = int(obs["is_researching"])
-        lines.append(
-            f"Technologies: {', '.join(known)}; researching {tb.tech_names[r] if r >= 0 else 'nothing'}."
-        )
-        pc = obs["player_cities"]
-        names = tn_moves.buildable_names()
-        for c in np.flatnonzero(pc["city_ids"][me] > 0):
-            row, col = pc["city_rowcols"][me, c]
-            build = int(pc["is_constructing"][c])
-            lines.append(
-                f"City {c} at tile {row * 66 + col} (row {row}, col {col}): pop {pc['population'][me, c]}, "
-                f"building {names[build] if build >= 0 else 'nothing'}, hp {pc['hp'][me, c]:.2f}."
-            )
-        units = obs["units"]
-        for p in range(len(ROLES)):
-            for s in np.flatnonzero(units["unit_type"][p] > 0):
-                row, col = units["unit_rowcol"][p, s]
-                owner = "your" if p == me else f"{ROLES[p]}'s"
-                lines.append(
-                    f"{owner} {tb.unit_names[units['unit_type'][p, s]]} (slot {s}) at tile {row * 66 + col}, "
-                    f"hp {units['health'][p, s]:.2f}."
-                )
-        lines.extend(surroundings(obs, tb, me))
-        if env.executed is not None and env.view is not None:
-            lines.append(f"Your last move executed: {env.executed}.")
+        footer = []
+        if env.executed is not None:
+            footer.append("Your last move did: " + describe_executed(env.executed) + ".")
         outcome = self.validate_game()
-        lines.append(f"Game over: {outcome.reason}." if outcome else f"To move: {self.roles[0]}.")
-        return "\n".join(lines)
+        footer.append(f"Game over: {outcome.reason}." if outcome else f"To move: {self.roles[0]}.")
+        footer.append(ORDERS_HELP)
+        return TextView(env.view, env.options, me).render(header, list(env.news), footer)
 
     def frame(self) -> dict[str, Any] | None:
         env: TerraNovaEnv = self.environment

@@ -19,6 +19,7 @@ import jax.numpy as jnp
 
 from hexarena.core import hexgrid, jaxcache
 from hexarena.games.terranova.observe import Tracker, empty_tracker, observe, update_tracker
+from hexarena.games.terranova.options import options
 from hexarena.games.terranova.state import GameState, MapLayers
 from hexarena.games.terranova.step import new_game, player_scores, step_game
 
@@ -60,6 +61,10 @@ def step(state: GameState, tracker: Tracker, actions: tuple) -> tuple:
     return _call("step", _step, state, tracker, actions)
 
 
-def observation(state: GameState, tracker: Tracker, player: int) -> dict[str, Any]:
-    """Player ``player``'s observation (the spec's layout, with fog)."""
-    return _call("observe", observe, state, tracker, jnp.int32(player))
+def _view(state: GameState, tracker: Tracker, player: jax.Array) -> tuple:
+    return observe(state, tracker, player), options(state, player)
+
+
+def view(state: GameState, tracker: Tracker, player: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Player ``player``'s observation (the spec's layout, with fog) and its options this turn."""
+    return _call("view", _view, state, tracker, jnp.int32(player))
