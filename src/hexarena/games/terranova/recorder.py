@@ -1,16 +1,37 @@
-"""Streaming recorder: one chosen game, appended as it goes, gzip NDJSON in the frames format.
+"""Streaming recorders: one chosen game, appended as it goes, gzip NDJSON in the frames format.
 
-Nothing is preallocated: each :meth:`Recorder.record` turns the game's state into a frame
+Nothing is preallocated: each record turns the game's state into a frame
 (:mod:`hexarena.core.frames`), encodes it as a delta against the previous one and appends one
-line. The first line is the frames header. Terrain, rivers (as edges), resources, improvements,
-cities, units, borders (as owners) and fog per role all go into the frame, so the replay viewer
-reads the file like any other game's record.
+line ``{"step", "round", "role", "delta"}`` (the role that has just moved). The first line is the
+frames header. Terrain, rivers (as edges), resources, improvements, cities, units, borders (as
+owners) and fog per role all go into the frame, so the replay viewer reads the file like any
+other game's record (``hexarena view game.jsonl.gz``).
+
+Two front ends write the same file:
+
+* :class:`Recorder` (``Recorder(path)``; ``record(games)`` takes the batched state and picks one
+  game; ``record_state(state)`` takes one game) writes straight to ``path``;
+* :class:`GameStateRecorder` is the spec's API, which runs as the spec writes it::
+
+      gamestate = jax.tree_util.tree_map(lambda x: x[device_idx][games_idx], games)
+      recorder = GameStateRecorder.create(reference_gamestate=gamestate, num_steps=num_steps)
+      recorder = recorder.record(gamestate)
+      ...  # after every env step: recorder = recorder.record(gamestate)
+      recorder.save_replay("saved_games/game.jsonl.gz")
+
+  It streams each record to a spool file and ``save_replay`` copies that out, so memory stays
+  one frame whatever ``num_steps`` is (the original preallocated ``num_steps`` copies of the
+  state, ~5 GB for 300 rounds). (The spec's snippet calls ``jax.tree_map``, which newer JAX
+  removed; ``jax.tree_util.tree_map`` is the same function.)
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import shutil
+import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +152,16 @@ class Recorder:
         self.record_state(select_game(games, self.device, self.game))
 
     def record_state(self, state: GameState) -> None:
-        self._write(self._encoder.encode(frame_of(state)))
+        """Append one game's state (numpy or JAX arrays, no batch axes)."""
+        state = jax.tree_util.tree_map(np.asarray, state)
+        mover = (int(state.player) - 1) % len(ROLES) if self.frames else None
+        line = {
+            "step": self.frames,
+            "round": int(state.turn),
+            "role": ROLES[mover] if mover is not None else None,
+            "delta": self._encoder.encode(frame_of(state)),
+        }
+        self._write(line)
         self.frames += 1
 
     def close(self) -> None:
@@ -144,8 +174,61 @@ class Recorder:
         self.close()
 
 
+class GameStateRecorder:
+    """The spec's recorder: ``create``, ``record`` (returns the recorder), ``save_replay``.
+
+    ``num_steps`` is how many records the caller plans (kept in the header); recording more or
+    fewer is fine, since nothing is allocated ahead.
+    """
+
+    def __init__(self, num_steps: int, spool: Recorder) -> None:
+        self.num_steps = num_steps
+        self._spool = spool
+
+    @classmethod
+    def create(cls, reference_gamestate: GameState, num_steps: int) -> GameStateRecorder:
+        """A recorder for games shaped like ``reference_gamestate`` (one game, no batch axes)."""
+        if np.ndim(reference_gamestate.turn) != 0:
+            raise ValueError(
+                "reference_gamestate must be one game: index the device and game axes first "
+                "(jax.tree_util.tree_map(lambda x: x[device_idx][games_idx], games))"
+            )
+        if not isinstance(num_steps, int) or num_steps < 1:
+            raise ValueError(f"num_steps must be a positive int, got {num_steps!r}")
+        folder = Path(tempfile.mkdtemp(prefix="terranova-recorder-"))
+        return cls(num_steps, Recorder(folder / "spool.jsonl.gz", num_steps=num_steps))
+
+    @property
+    def frames(self) -> int:
+        return self._spool.frames
+
+    def record(self, gamestate: GameState) -> GameStateRecorder:
+        """Append ``gamestate`` (one game) and return the recorder, as the spec's loop expects."""
+        if np.ndim(gamestate.turn) != 0:
+            raise ValueError("record takes one game: index the device and game axes first")
+        self._spool.record_state(gamestate)
+        return self
+
+    def save_replay(self, path: str | Path) -> Path:
+        """Write everything recorded so far to ``path`` (gzip NDJSON); recording may go on."""
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self._spool._file.flush()  # a sync flush: all recorded so far is readable, the stream stays open
+        unzip = zlib.decompressobj(wbits=31)
+        with self._spool.path.open("rb") as src, gzip.open(out, "wb") as dst:
+            while chunk := src.read(1 << 20):
+                dst.write(unzip.decompress(chunk))
+        return out
+
+    def __del__(self) -> None:
+        spool = getattr(self, "_spool", None)
+        if spool is not None:
+            spool.close()
+            shutil.rmtree(spool.path.parent, ignore_errors=True)
+
+
 def read_replay(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and the full frames of a recorded file."""
     with gzip.open(path, "rt", encoding="utf-8") as f:
         lines = [json.loads(line) for line in f]
-    return lines[0], list(decode_frames(lines[1:]))
+    return lines[0], list(decode_frames(line.get("delta", line) for line in lines[1:]))
