@@ -129,11 +129,11 @@ def _check_dense(move: Sequence[Any]) -> tuple:
 
 def to_dense(move: Any) -> tuple:
     """Dense preference tuple of any accepted move (raises IllegalMoveError otherwise)."""
+    if isinstance(move, (list, tuple)):  # nested lists, tuples or arrays: checked leaf by leaf
+        return _check_dense(move)
     move = thaw(move)
     if isinstance(move, Mapping):
         return expand_sparse(move)
-    if isinstance(move, (list, tuple)):
-        return _check_dense(move)
     raise IllegalMoveError(
         f"a Terra Nova move is a sparse object or the dense tuple, got {type(move).__name__}"
     )
