@@ -16,9 +16,16 @@ draw, as a JSON-safe dict::
          "fog": {"red": 0|1|2},           # optional: per-role 0 never seen, 1 seen, 2 visible
          "info": {...}}                   # optional details shown on hover
       ],
-      "edges": [{"a": "c5", "b": "c6", "kind": "river"}],   # optional
+      "edges": [{"a": "c5", "b": "c6", "kind": "river",      # optional; "side" (0-5, the
+                 "side": 0}],             # direction from a to b) draws an edge across a seam
+      "fog": {"red": "0012..."},          # optional, instead of the cells' fog: one digit per
+                                          # cell, in the order the cells first appeared
       "players": [{"role": "red", "score": 3.0, "fields": {...}}],   # per-player panel
       "panels": {"Shop": {...}},          # optional extra panels (title -> mapping or list)
+      "screens": [{"title": "Cities", "kind": "table", "rows": [...]}],   # optional extra
+                                          # screens: kinds "table", "plots" (player fields over
+                                          # time: "fields"), "techtree" ("tree" names the
+                                          # top-level key holding the layout; "players")
     }
 
 A :class:`FrameEncoder` turns successive snapshots into **deltas** so long records stay small:

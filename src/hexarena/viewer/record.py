@@ -129,7 +129,15 @@ def _replayed_steps(directory: Path, warnings: list[str]) -> tuple[dict[str, Any
         frame = state.frame()
         if frame is None:
             raise RecordError(f"{directory}: {state.name} draws no frames, so there is nothing to show")
-        steps.append({"step": len(steps), "role": role, "move": move, "delta": thaw(encoder.encode(frame))})
+        steps.append(
+            {
+                "step": len(steps),
+                "round": state.rounds_played(),
+                "role": role,
+                "move": move,
+                "delta": thaw(encoder.encode(frame)),
+            }
+        )
 
     add(None, None)
     turns = directory / "turns.jsonl"

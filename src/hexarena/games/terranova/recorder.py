@@ -32,6 +32,8 @@ import json
 import shutil
 import tempfile
 import zlib
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +41,9 @@ import jax
 import numpy as np
 
 from hexarena.core.frames import FrameEncoder, decode_frames, header
-from hexarena.games.terranova.geometry import N_TILES, axial, neighbors
+from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors
 from hexarena.games.terranova.state import GameState
-from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
 
 ROLES = ("red", "blue", "green", "yellow", "purple", "orange")
 TERRAIN_KEYS = ("ocean", "grassland", "plains", "desert", "tundra", "snow")
@@ -53,15 +55,112 @@ def select_game(games: GameState, device: int = 0, game: int = 0) -> GameState:
     return jax.tree_util.tree_map(lambda x: np.asarray(x)[device, game], games)
 
 
-def river_edges(river: np.ndarray) -> list[dict[str, str]]:
-    """Each river edge once, as a frame edge between two cells."""
+def river_edges(river: np.ndarray) -> list[dict[str, Any]]:
+    """Each river edge once, as a frame edge between two cells; ``side`` is the direction from
+    ``a`` to ``b`` (hexgrid order), so the viewer can draw edges across the east-west seam."""
     nb = neighbors()
     out = []
     for t in np.flatnonzero(river):
         for d in range(3):  # directions 0-2; 3-5 are the same edges seen from the other side
             if river[t] >> d & 1:
-                out.append({"a": f"t{t}", "b": f"t{nb[t, d]}", "kind": "river"})
+                out.append({"a": f"t{t}", "b": f"t{nb[t, d]}", "kind": "river", "side": d})
     return out
+
+
+@cache
+def tech_tree() -> dict[str, Any]:
+    """The technology tree's layout (static): each tech's grid place, era, cost, prerequisites."""
+    tb = load_tables()
+    doc = json.loads(
+        resources.files("hexarena.games.terranova").joinpath("data", "technologies.json").read_text()
+    )
+    nodes = [
+        {
+            "name": t["name"],
+            "row": t["grid_row"],
+            "col": t["grid_col"],
+            "era": t["era"],
+            "cost": t["cost"],
+            "prereqs": [tb.tech(p) for p in t["prerequisites"]],
+        }
+        for t in doc["technologies"]
+    ]
+    return {"eras": doc["eras"], "nodes": nodes}
+
+
+def _player_fields(s: GameState, p: int, tb: Any) -> dict[str, Any]:
+    """The per-player numbers of a frame: the player card and the demographics plots."""
+    y = np.asarray(s.cities.yields[p])[np.asarray(s.cities.exists[p])]
+    strength = tb.unit_strength[np.asarray(s.units.kind[p]).astype(int)]
+    return {
+        "cities": int(s.cities.exists[p].sum()),
+        "population": int(s.cities.pop[p].sum()),
+        "production": round(float(y[:, PROD].sum()), 1),
+        "gold": round(float(s.players.gold[p]), 1),
+        "science": round(float(y[:, SCIENCE].sum()), 1),
+        "culture": round(float(y[:, CULTURE].sum()), 1),
+        "military": round(float(strength.sum()), 1),
+        "techs": int(s.players.techs[p].sum()),
+        "happiness": round(float(s.players.happiness[p]), 1),
+        "units": int((s.units.kind[p] > 0).sum()),
+        "tiles": int((np.asarray(s.tiles.owner) == p).sum()),
+    }
+
+
+def _screens(s: GameState, tb: Any) -> list[dict[str, Any]]:
+    """The viewer's 4X screens, each from data the state holds (a mechanic without data yet has
+    no screen): technologies, demographics, cities, victory."""
+    from hexarena.games.terranova.moves import buildable_names
+
+    names = buildable_names()
+    techs = {
+        role: {
+            "known": [int(t) for t in np.flatnonzero(s.players.techs[p])],
+            "researching": int(s.players.researching[p]),
+        }
+        for p, role in enumerate(ROLES)
+    }
+    cities = []
+    for p, role in enumerate(ROLES):
+        for c in np.flatnonzero(s.cities.exists[p]):
+            tile = int(s.cities.pos[p, c])
+            item = int(s.cities.constructing[p, c])
+            cities.append(
+                {
+                    "owner": role,
+                    "city": int(c),
+                    "at": f"({tile // COLS}, {tile % COLS})",
+                    "population": int(s.cities.pop[p, c]),
+                    "hit points": round(100 * float(s.cities.hp[p, c])),
+                    "building": names[item] if item >= 0 else "",
+                    "buildings": [tb.building_names[b] for b in np.flatnonzero(s.cities.buildings[p, c])],
+                }
+            )
+    sacked = np.asarray(s.players.has_sacked)
+    alive = np.asarray(s.cities.exists).any(1) | (np.asarray(s.units.kind) > 0).any(1)
+    victory = [
+        {
+            "player": role,
+            "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked",
+            "in the game": bool(alive[p]),
+        }
+        for p, role in enumerate(ROLES)
+    ]
+    return [
+        {"title": "Technologies", "kind": "techtree", "tree": "tech_tree", "players": techs},
+        {
+            "title": "Demographics",
+            "kind": "plots",
+            "fields": ["population", "production", "gold", "science", "culture", "military"],
+        },
+        {"title": "Cities", "kind": "table", "rows": cities},
+        {
+            "title": "Victory",
+            "kind": "table",
+            "rows": victory,
+            "note": f"round {int(s.turn)} of {int(s.turn_cap)}; domination is this stage's victory",
+        },
+    ]
 
 
 def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, Any]:
@@ -99,7 +198,6 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
             "r": int(r[i]),
             "terrain": terrain,
             "owner": ROLES[t.owner[i]] if t.owner[i] >= 0 else None,
-            "fog": {role: int(t.visibility[p, i]) for p, role in enumerate(ROLES)},
         }
         if i in cities:
             p, c = cities[i]
@@ -112,22 +210,18 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
         cells.append(cell)
     players = []
     for p, role in enumerate(ROLES):
-        fields = {
-            "cities": int(s.cities.exists[p].sum()),
-            "population": int(s.cities.pop[p].sum()),
-            "techs": int(s.players.techs[p].sum()),
-            "gold": round(float(s.players.gold[p]), 1),
-            "happiness": round(float(s.players.happiness[p]), 1),
-            "units": int((s.units.kind[p] > 0).sum()),
-        }
         score = float(scores[p]) if scores is not None else float(s.players.prev_score[p])
-        players.append({"role": role, "score": score, "fields": fields})
+        players.append({"role": role, "score": score, "fields": _player_fields(s, p, tb)})
+    vis = np.asarray(t.visibility).astype(np.uint8) + ord("0")
     return {
         "layout": "pointy",
         "cells": cells,
         "edges": river_edges(lay.river),
+        "fog": {role: vis[p].tobytes().decode("ascii") for p, role in enumerate(ROLES)},
         "players": players,
         "panels": {"Turn": {"round": int(s.turn), "to_move": ROLES[int(s.player)]}},
+        "tech_tree": tech_tree(),
+        "screens": _screens(s, tb),
     }
 
 
