@@ -73,8 +73,10 @@ class TerraNovaState(GameState):
         "grows, researches technologies, builds buildings, wonders and units, improves land with "
         "workers and fights with the Civ V combat formula. A move is a preference order: for each "
         "endpoint the best legal option is executed (technology, each unit's action and target, each "
-        "city's worked tiles and build). Write moves as JSON, e.g. "
-        '{"tech": ["pottery"], "units": {"0": {"category": "settle"}}, "build": {"0": ["warrior"]}}. '
+        "city's worked tiles and build). Write moves as text orders separated by ';', e.g. "
+        "'research pottery; city 0 build warrior; unit 1 move 12,40; unit 0 settle' (anything left "
+        "out follows the default, the heuristic bot's choice; 'pass' leaves everything to it), or as "
+        'JSON, e.g. {"tech": ["pottery"], "units": {"0": {"category": "settle"}}}. '
         "Score: 0.6 per city, citizen and owned tile, 1 per world wonder and per technology beyond the "
         "first. The game ends at the turn cap or when one player has sacked every rival capital."
     )
