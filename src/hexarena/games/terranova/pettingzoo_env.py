@@ -29,6 +29,7 @@ from hexarena.games.terranova.moves import to_dense
 from hexarena.games.terranova.recorder import ROLES
 from hexarena.games.terranova.spaces import ACTION_SHAPES, map_shapes
 from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
+from hexarena.rl.aec import new_episode
 
 
 def _categories() -> dict[str, int]:
@@ -145,12 +146,7 @@ class TerraNovaAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         seed = int(np.random.SeedSequence(seed).generate_state(1)[0] % 2**31) if seed is None else seed
         self.game = TerraNovaState.new(seed=seed, turn_cap=self.turn_cap)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        new_episode(self)
         self._last_score = dict.fromkeys(self.agents, 0.0)
         self.agent_selection = ROLES[self.game.environment.player]
 
