@@ -13,7 +13,7 @@ import hexarena
 UNIT = re.compile(r"^Unit (\d+) (\w+) at \((\d+), (\d+)\)")
 CITY = re.compile(r"^City (\d+) \(")
 PLACE = re.compile(r"\((\d+), (\d+)\)")
-WANTED = ("settler", "worker", "monument", "granary", "library", "warrior")
+WANTED = ("monument", "settler", "worker", "granary", "library", "warrior")
 
 
 def orders_from_text(text: str) -> str:
