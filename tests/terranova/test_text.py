@@ -131,3 +131,28 @@ def test_news_reports_contacts_wars_cities_and_wonders_only_as_known():
     assert "Blue took your city at (7, 38)." in lines
     assert any(line.startswith("Purple completed the world wonder") for line in lines)
     assert news(None, now, 0, seen) == []
+
+
+def test_text_orders_through_the_manager_reject_a_bad_order_and_record_the_reason(tmp_path):
+    import json
+
+    from hexarena.core.config import parse_config
+    from hexarena.core.manager import GameManager
+    from hexarena.core.players import ScriptedPlayer
+
+    roles = ("red", "blue", "green", "yellow", "purple", "orange")
+    raw = {
+        "game": {"name": "terranova", "seed": 1, "params": {"turn_cap": 1}},
+        "players": [{"type": "random", "roles": [r], "seed": i} for i, r in enumerate(roles)],
+        "output": {"dir": str(tmp_path)},
+    }
+    red = ScriptedPlayer(
+        ["policy Tradition", "unit 9 settle", "research mining; unit 0 settle"], as_text=True
+    )
+    result = GameManager(parse_config(raw, "test"), raw_config=raw, players={"red": red}).start()
+    assert result.invalid["red"] == 2 and result.outcome.kind == "win"
+    events = [json.loads(line) for line in (tmp_path / "turns.jsonl").read_text().splitlines()]
+    messages = [e.get("message") for e in events if e.get("role") == "red" and e.get("message")]
+    assert "social policies are not in this stage" in messages[0] and "you have no unit 9" in messages[1]
+    accepted = next(e for e in events if e.get("event") == "move" and e.get("role") == "red")
+    assert accepted["move"]["fill"] == "heuristic" and accepted["move"]["tech"] == ["mining"]
