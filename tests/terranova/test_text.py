@@ -93,6 +93,12 @@ def test_orders_through_the_contract_check_options_and_fill_the_rest(game):
     )
     assert executed[4][0][1] >= 0  # the warrior was not mentioned: the default moved it
     assert game.apply(game.parse_move('{"tech": ["mining"]}')).message is None  # JSON still works
+    later = played
+    for _ in range(5):
+        later = later.apply(later.parse_move("pass"))
+    text = later.query_game("red").render_text("red")
+    assert "Your last move did: started researching mining; unit 0 settle;" in text
+    assert "Unit 0 " not in text and "City 0 (capital)" in text
 
 
 def _facts(**changes):

@@ -51,7 +51,8 @@ class TerraNovaEnv:
     winner: int
     turn_cap: int
     scores: tuple[float, ...]
-    executed: Any = None  # the last move's executed indices (nested lists)
+    executed: Any = None  # the last move's executed indices (nested lists); in a view: the viewer's
+    executed_by: tuple = (None,) * len(ROLES)  # each player's last executed indices, in the full state
     state: SimState | None = None  # one game, stepped by the simulator's step_game (compiled.py)
     tracker: Tracker | None = None
     view: dict[str, Any] | None = None  # a role's observation (numpy), in a redacted view
@@ -119,6 +120,8 @@ class TerraNovaState(GameState):
         met = contacts(state, env.met)
         facts = list(env.facts)
         facts[env.player] = facts_of(state, met)
+        done_by = list(env.executed_by)
+        done_by[env.player] = _to_lists(executed)
         return TerraNovaEnv(
             player=int(state.player),
             turn=int(state.turn),
@@ -126,7 +129,8 @@ class TerraNovaState(GameState):
             winner=int(winner),
             turn_cap=env.turn_cap,
             scores=_scores(scores),
-            executed=_to_lists(executed),
+            executed=done_by[env.player],
+            executed_by=tuple(done_by),
             state=state,
             tracker=tracker,
             met=met,
@@ -195,7 +199,7 @@ class TerraNovaState(GameState):
         view, opts = self._view_of(me)
         seen = view["visibility_map"].reshape(-1) > 0
         now = facts_of(env.state, contacts(env.state, env.met))
-        executed = env.executed if me == (env.player - 1) % len(ROLES) else None
+        executed = env.executed_by[me]  # what this player's own last move did
         return TerraNovaEnv(
             env.player,
             env.turn,
