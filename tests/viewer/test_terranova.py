@@ -12,7 +12,7 @@ pytest.importorskip("hexarena.games.terranova.recorder", reason="Terra Nova's re
 import jax
 import numpy as np
 
-from hexarena.core.frames import decode_frames
+from hexarena.core.frames import decode_frames, fog_digits
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.recorder import Recorder
 from hexarena.games.terranova.simulator import build_simulator
@@ -48,7 +48,7 @@ def test_recorded_map_is_drawn_with_rivers_units_and_fog(open_record, start_reco
     assert roles == [f"fog: {r}" for r in data["roles"]]
     page.select_option("#fog", "red")
     assert all("fog" not in c for c in frame["cells"])  # fog is stored once per player, not per cell
-    unseen = frame["fog"]["red"].count("0")
+    unseen = fog_digits(frame["fog"]["red"]).count("0")
     assert page.locator(".fog.unseen").count() == unseen > 0
     layers = page.eval_on_selector("#map-root", "root => [...root.children].map((layer) => layer.id)")
     assert layers.index("fog-layer") > layers.index("edges")  # rivers in the dark stay hidden

@@ -40,7 +40,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from hexarena.core.frames import FrameEncoder, decode_frames, header
+from hexarena.core.frames import FrameEncoder, decode_frames, fog_runs, header
 from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
@@ -217,7 +217,7 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
         "layout": "pointy",
         "cells": cells,
         "edges": river_edges(lay.river),
-        "fog": {role: vis[p].tobytes().decode("ascii") for p, role in enumerate(ROLES)},
+        "fog": {role: fog_runs(vis[p].tobytes().decode("ascii")) for p, role in enumerate(ROLES)},
         "players": players,
         "panels": {"Turn": {"round": int(s.turn), "to_move": ROLES[int(s.player)]}},
         "tech_tree": tech_tree(),

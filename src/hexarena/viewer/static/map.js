@@ -65,10 +65,22 @@ function fogOf(i, c, role = View.fogRole) {
   if (!role || !c) return undefined;
   const all = View.cur && View.cur.top.fog;
   if (all && typeof all[role] === "string") {
-    const d = all[role].charCodeAt(i) - 48;
+    const d = fogDigits(all, role).charCodeAt(i) - 48;
     return d >= 0 && d <= 9 ? d : undefined;
   }
   return c.fog ? c.fog[role] : undefined;
+}
+
+/** A role's fog as one digit per cell, decoded once per frame from the run form "r:<digit><count>,...". */
+const FOG_DIGITS = new WeakMap();
+function fogDigits(all, role) {
+  let known = FOG_DIGITS.get(all);
+  if (!known) FOG_DIGITS.set(all, (known = {}));
+  if (!(role in known)) {
+    const v = all[role];
+    known[role] = v.startsWith("r:") ? v.slice(2).split(",").map((run) => run.charAt(0).repeat(Number(run.slice(1)) || 0)).join("") : v;
+  }
+  return known[role];
 }
 
 /** Where icon ``k`` of ``n`` sits in its hex: one or two in a row, three or four in a square;
