@@ -90,8 +90,9 @@ def plan(
     constructing = np.asarray(cities["is_constructing"])[mine]
     builds = build_order(len(mine), kinds[me], constructing)
     settling = builds[0] == "settler"
-    # food first (a city must feed its citizens), production close behind while training settlers
-    weights = np.array([3.0, 2.5, 1, 0, 0, 0, 0]) if settling else np.array([3.0, 2, 1, 0, 0, 0, 0])
+    # food and production about even while training settlers (50 games: 19.7 mean score, as
+    # production-first; food-first 19.2), food first otherwise
+    weights = np.array([2.5, 3, 1, 0, 0, 0, 0]) if settling else np.array([3.0, 2, 1, 0, 0, 0, 0])
     work = {}
     for c, tile in zip(mine, city_tiles, strict=True):
         ring = work_area()[tile, 1:]
