@@ -162,3 +162,20 @@ def test_text_orders_through_the_manager_reject_a_bad_order_and_record_the_reaso
     assert "social policies are not in this stage" in messages[0] and "you have no unit 9" in messages[1]
     accepted = next(e for e in events if e.get("event") == "move" and e.get("role") == "red")
     assert accepted["move"]["fill"] == "heuristic" and accepted["move"]["tech"] == ["mining"]
+
+
+def test_policy_orders_parse_once_the_tables_name_the_policies(monkeypatch):
+    from types import SimpleNamespace
+
+    from hexarena.games.terranova import moves, orders
+
+    tb = load_tables()
+    staged = SimpleNamespace(**vars(tb), policy_names=("tradition", "liberty", "honor"))
+    monkeypatch.setattr(orders, "load_tables", lambda: staged)
+    monkeypatch.setattr(moves, "load_tables", lambda: staged)
+    move = orders.parse_orders("Policy Liberty, trad; research pottery")
+    assert move["policy"] == ["liberty", "tradition"]
+    dense = moves.to_dense({"policy": move["policy"]})
+    assert np.argmax(dense[1]) == 1 and dense[1][0] > 0
+    with pytest.raises(MoveParseError, match="unknown policy 'piety'"):
+        orders.parse_orders("adopt piety")

@@ -16,6 +16,8 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 ``unit N settle`` (``found``)          found a city on the unit's tile
 ``unit N attack R,C``                  attack there (entering closed borders declares war)
 ``unit N build I`` or ``unit N I``     a worker build: farm, mine, road, chop forest...
+``policy P[, P...]`` (``adopt``)       social policies, most wanted first (once the tables
+                                       name them: stage 2)
 =====================================  =====================================================
 
 :func:`parse_orders` turns the text into the sparse JSON move of :mod:`.moves` with
@@ -23,8 +25,8 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 (an impossible order is an error naming it, not silently dropped) and every endpoint it does not
 mention (the technology, a unit, a city) gets the heuristic bot's preferences
 (:class:`~.bot.HeuristicPlayer`), so a player gives only the orders it cares about.
-Orders for endpoints of later stages (policies, religion, trade deals, caravans) are refused
-with a message saying so.
+Orders for endpoints the simulator does not have yet (policies before stage 2; religion, trade
+deals, caravans) are refused with a message saying so.
 """
 
 from __future__ import annotations
@@ -42,9 +44,9 @@ from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.tables import load_tables
 
 FILL = "heuristic"
+POLICY_VERBS = ("policy", "policies", "adopt")
 LATER_STAGE = {
-    "policy": "social policies",
-    "adopt": "social policies",
+    **dict.fromkeys(POLICY_VERBS, "social policies"),
     "tenet": "religion",
     "religion": "religion",
     "pantheon": "religion",
@@ -129,6 +131,13 @@ def parse_orders(text: str) -> dict[str, Any]:
         words = order.replace(":", " ").split()
         verb = words[0].lower()
         if verb in ("pass", "end", "done", "default", "defaults"):
+            continue
+        policies = getattr(tb, "policy_names", None)  # the tables of stage 2 name the 54 policies
+        if verb in POLICY_VERBS and policies:
+            names = _split_list(" ".join(words[1:]))
+            if not names:
+                raise MoveParseError(f"order {order!r}: adopt which policy?")
+            move["policy"] = [lookup(n, policies, "policy", order) for n in names]
             continue
         if verb in LATER_STAGE:
             raise MoveParseError(
@@ -268,6 +277,8 @@ def work_slots(move: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> dict
 def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
     """The player's orders over the default's: endpoint by endpoint (tech, each unit, each city)."""
     out: dict[str, Any] = {"tech": move.get("tech", default.get("tech", []))}
+    if "policy" in move or "policy" in default:
+        out["policy"] = move.get("policy", default.get("policy", []))
     for key in ("units", "build", "work"):
         out[key] = {**default.get(key, {}), **move.get(key, {})}
     return out
