@@ -21,7 +21,7 @@ from hexarena.core.contract import GameState, OutcomeKind
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.manager import GameManager, MatchResult
 from hexarena.core.records import Record, unique_record_dir
-from hexarena.core.registry import game_class, game_params, list_games
+from hexarena.core.registry import game_class, game_info, game_params, list_games
 
 app = typer.Typer(
     help="Hex-map strategy games for AI agents.",
@@ -53,10 +53,8 @@ def list_cmd() -> None:
     """List the games, their roles and their bots."""
     table = Table("game", "roles (demo settings)", "players", "summary")
     for name in list_games():
-        cls = game_class(name)
-        roles = ", ".join(cls.new(seed=0, **cls.demo_params).all_roles())
-        players = ", ".join(["random", "llm", "human", *sorted(cls.bots)])
-        table.add_row(name, roles, players, (cls.rules_summary or "").split(". ")[0])
+        info = game_info(name)
+        table.add_row(name, ", ".join(info.demo_roles), ", ".join(info.players), info.summary)
     console.print(table)
 
 

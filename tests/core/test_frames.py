@@ -33,3 +33,11 @@ def test_deltas_round_trip_and_only_carry_changes():
 def test_decode_rejects_garbage():
     with pytest.raises(RecordError, match="frame 0"):
         list(decode_frames([{"nope": 1}]))
+
+
+def test_fog_runs_round_trip():
+    from hexarena.core.frames import fog_digits, fog_runs
+
+    for digits in ("", "0", "0000122222210", "2" * 2772, "0120" * 50):
+        assert fog_digits(fog_runs(digits)) == digits
+    assert fog_runs("0001222") == "r:03,11,23" and fog_digits("012") == "012"

@@ -44,3 +44,36 @@ def test_entry_point_to_something_else_is_refused(monkeypatch):
     )
     with pytest.raises(UnknownGameError, match="not a GameState"):
         hexarena.make("tinyhex")
+
+
+def test_builtin_listing_metadata_matches_the_game_classes():
+    from hexarena.games.terranova.recorder import ROLES  # making a Terra Nova game would compile JAX
+
+    for name, info in registry.BUILTIN_INFO.items():
+        cls = registry.game_class(name)
+        roles = ROLES if name == "terranova" else cls.new(seed=0, **cls.demo_params).all_roles()
+        assert info.demo_roles == tuple(roles), name
+        assert info.bots == tuple(sorted(cls.bots)), name
+        assert info.summary == registry.summary_line(cls), name
+    assert set(registry.BUILTIN_INFO) == set(registry.BUILTIN_GAMES)
+
+
+def test_entry_point_game_info_comes_from_its_class(monkeypatch):
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points("tests.core.test_registry:TinyHex"))
+    info = registry.game_info("tinyhex")
+    assert info.demo_roles == ("red", "blue") and info.summary == registry.summary_line(TinyHex)
+    assert info.players[:3] == registry.PLAYER_KINDS
+
+
+def test_listing_games_imports_no_game_module_and_no_jax():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from typer.testing import CliRunner; from hexarena.cli import app; "
+        "out = CliRunner().invoke(app, ['list']); assert out.exit_code == 0, out.output; "
+        "assert 'terranova' in out.output; "
+        "bad = [m for m in sys.modules if m == 'jax' or m.startswith('hexarena.games.')]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -1,27 +1,181 @@
-"""The text view's surroundings come from the player's own observation and reveal nothing unseen."""
+"""The text view (summary, places, options, news) and the compact text orders."""
+
+from __future__ import annotations
+
+import re
 
 import numpy as np
+import pytest
 
 import hexarena
-from hexarena.games.terranova.geometry import COLS
+from hexarena.core.errors import MoveParseError
+from hexarena.games.terranova.news import Facts, news
+from hexarena.games.terranova.orders import parse_orders
 from hexarena.games.terranova.tables import load_tables
-from hexarena.games.terranova.text import describe_tile
 
 
-def test_surroundings_of_units_are_listed_by_direction():
-    state = hexarena.make("terranova", seed=1)
-    text = state.query_game("red").render_text("red")
-    assert "Around your settler (slot 0)" in text and "Around your warrior (slot 1)" in text
-    for direction in ("east", "north-east", "north-west", "west", "south-west", "south-east"):
-        assert f"  {direction}: tile " in text
-    assert "blue's" not in text  # no rival is in sight on the first turn
+@pytest.fixture(scope="module")
+def game():
+    return hexarena.make("terranova", seed=1, turn_cap=30)
 
 
-def test_unseen_tiles_are_unexplored_and_seen_ones_described():
-    view = hexarena.make("terranova", seed=2).query_game("blue")
-    obs, tb = view.environment.view, load_tables()
-    visibility = np.asarray(obs["visibility_map"]).ravel()
-    unseen, seen = int(np.flatnonzero(visibility == 0)[0]), int(np.flatnonzero(visibility == 2)[0])
-    assert describe_tile(obs, tb, unseen, 1, {}) == "unexplored"
-    row, col = divmod(seen, COLS)
-    assert describe_tile(obs, tb, seen, 1, {}) != "unexplored" and obs["terrain_map"][row, col] >= 0
+def test_first_turn_view_has_the_summary_then_places_and_options(game):
+    text = game.query_game("red").render_text("red")
+    sections = [text.index(s) for s in ("== Empire ==", "== Technologies ==", "== Cities ==", "== Units ==")]
+    assert sections == sorted(sections)
+    assert "Treasury 0 gold" in text and "not researching: order one" in text
+    assert "Can research: pottery 35" in text and "Known technologies (1): agriculture." in text
+    assert re.search(r"Unit 0 settler at \(\d+, \d+\) ", text) and "Can: settle here" in text
+    assert re.search(r"Reach \(best first\): \(\d+, \d+\) \w+", text)
+    assert "Diplomacy: blue not met;" in text and "== Units ==" in text
+    for absent in ("Culture ", "Faith ", "Golden age", "Trade:", "Great-person"):  # no live data yet
+        assert absent not in text
+    assert "unit N settle" in text  # the orders help
+
+
+def test_views_differ_by_role_and_the_full_state_renders_its_mover(game):
+    red, blue = game.query_game("red").render_text("red"), game.query_game("blue").render_text("blue")
+    assert "You are red" in red and "You are blue" in blue
+    first = lambda t: re.search(r"Unit 0 settler at (\(\d+, \d+\))", t).group(1)  # noqa: E731
+    assert first(red) != first(blue)
+    assert game.render_text() == red
+
+
+def test_orders_are_read_leniently():
+    move = parse_orders(
+        "Research Animal Husbandry, pott ;CITY 0 build Granary, great library\n"
+        "unit 3 move to (12, 40); unit 4 settle; unit 5 chop forest; unit 6 build farm; city 1 work 3,4 5 6"
+    )
+    assert move["fill"] == "heuristic" and move["tech"] == ["animal_husbandry", "pottery"]
+    assert move["build"] == {"0": ["granary", "great_library"]}
+    assert move["units"] == {
+        "3": {"category": "move", "target": [12, 40]},
+        "4": {"category": "settle"},
+        "5": {"category": "chop_forest"},
+        "6": {"category": "farm"},
+    }
+    assert move["work_tiles"] == {"1": [[3, 4], [5, 6]]}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("policy Tradition", "social policies are not in this stage"),
+        ("offer blue: 5 gold/turn for peace", "trade deals are not in this stage"),
+        ("research flying carpets", "unknown technology 'flying carpets'"),
+        ("research writting", "did you mean writing"),
+        ("unit x move 1,2", "the unit must be a number"),
+        ("unit 2 move 99,1", "off the map"),
+        ("unit 2 move north", "expected a place as ROW,COL"),
+        ("unit 2 wait", "units cannot wait"),
+        ("city 0 dance", "a city can 'build' or 'work'"),
+        ("build granary", "not understood"),
+    ],
+)
+def test_bad_orders_name_the_order(text, says):
+    with pytest.raises(MoveParseError, match=re.escape(says)) as err:
+        parse_orders(f"research pottery; {text}")
+    assert f"order {text!r}" in str(err.value)
+
+
+def test_orders_through_the_contract_check_options_and_fill_the_rest(game):
+    rejected = game.apply(game.parse_move("unit 1 move 0,0"))
+    assert "unit 1 (warrior) move (0, 0): out of reach" in rejected.message
+    assert rejected.environment is game.environment  # nothing changed
+    assert "you have no unit 7" in game.apply(game.parse_move("unit 7 settle")).message
+    assert "you have no city 0" in game.apply(game.parse_move("city 0 build monument")).message
+    played = game.apply(game.parse_move("research mining; unit 0 settle"))
+    assert played.message is None
+    executed = played.environment.executed
+    tb = load_tables()
+    assert tb.tech_names[executed[3][0]] == "mining" and executed[4][0][0] == tb.category_names.index(
+        "settle"
+    )
+    assert executed[4][0][1] >= 0  # the warrior was not mentioned: the default moved it
+    assert game.apply(game.parse_move('{"tech": ["mining"]}')).message is None  # JSON still works
+    later = played
+    for _ in range(5):
+        later = later.apply(later.parse_move("pass"))
+    text = later.query_game("red").render_text("red")
+    assert "Your last move did: started researching mining; unit 0 settle;" in text
+    assert "Unit 0 " not in text and "City 0 (capital)" in text
+
+
+def _facts(**changes):
+    base = {
+        "met": np.eye(6, dtype=bool),
+        "at_war": np.zeros((6, 6), bool),
+        "city_pos": np.full((6, 10), -1),
+        "wonders": np.zeros((6, 148), bool),
+    }
+    for key, (index, value) in changes.items():
+        base[key] = base[key].copy()
+        base[key][index] = value
+    return Facts(**base)
+
+
+def test_news_reports_contacts_wars_cities_and_wonders_only_as_known():
+    seen = np.zeros(2772, bool)
+    seen[100] = True
+    before = _facts(city_pos=((0, 0), 500))
+    now = Facts(
+        met=before.met | np.eye(6, k=1, dtype=bool),
+        at_war=before.at_war.copy(),
+        city_pos=before.city_pos.copy(),
+        wonders=before.wonders.copy(),
+    )
+    now.at_war[0, 1] = now.at_war[1, 0] = True
+    now.city_pos[2, 0] = 100  # green founds where red has looked
+    now.city_pos[3, 0] = 200  # yellow founds out of red's sight
+    now.city_pos[0, 0] = -1
+    now.city_pos[1, 1] = 500  # blue took red's city
+    now.wonders[4, 7] = True
+    lines = news(before, now, 0, seen)
+    assert "You met blue." in lines and "War: you are now at war with blue." in lines
+    assert "Green founded a city at (1, 34)." in lines
+    assert not any("yellow" in line.lower() for line in lines)
+    assert "Blue took your city at (7, 38)." in lines
+    assert any(line.startswith("Purple completed the world wonder") for line in lines)
+    assert news(None, now, 0, seen) == []
+
+
+def test_text_orders_through_the_manager_reject_a_bad_order_and_record_the_reason(tmp_path):
+    import json
+
+    from hexarena.core.config import parse_config
+    from hexarena.core.manager import GameManager
+    from hexarena.core.players import ScriptedPlayer
+
+    roles = ("red", "blue", "green", "yellow", "purple", "orange")
+    raw = {
+        "game": {"name": "terranova", "seed": 1, "params": {"turn_cap": 1}},
+        "players": [{"type": "random", "roles": [r], "seed": i} for i, r in enumerate(roles)],
+        "output": {"dir": str(tmp_path)},
+    }
+    red = ScriptedPlayer(
+        ["policy Tradition", "unit 9 settle", "research mining; unit 0 settle"], as_text=True
+    )
+    result = GameManager(parse_config(raw, "test"), raw_config=raw, players={"red": red}).start()
+    assert result.invalid["red"] == 2 and result.outcome.kind == "win"
+    events = [json.loads(line) for line in (tmp_path / "turns.jsonl").read_text().splitlines()]
+    messages = [e.get("message") for e in events if e.get("role") == "red" and e.get("message")]
+    assert "social policies are not in this stage" in messages[0] and "you have no unit 9" in messages[1]
+    accepted = next(e for e in events if e.get("event") == "move" and e.get("role") == "red")
+    assert accepted["move"]["fill"] == "heuristic" and accepted["move"]["tech"] == ["mining"]
+
+
+def test_policy_orders_parse_once_the_tables_name_the_policies(monkeypatch):
+    from types import SimpleNamespace
+
+    from hexarena.games.terranova import moves, orders
+
+    tb = load_tables()
+    staged = SimpleNamespace(**vars(tb), policy_names=("tradition", "liberty", "honor"))
+    monkeypatch.setattr(orders, "load_tables", lambda: staged)
+    monkeypatch.setattr(moves, "load_tables", lambda: staged)
+    move = orders.parse_orders("Policy Liberty, trad; research pottery")
+    assert move["policy"] == ["liberty", "tradition"]
+    dense = moves.to_dense({"policy": move["policy"]})
+    assert np.argmax(dense[1]) == 1 and dense[1][0] > 0
+    with pytest.raises(MoveParseError, match="unknown policy 'piety'"):
+        orders.parse_orders("adopt piety")

@@ -10,8 +10,9 @@ import pytest
 pytest.importorskip("hexarena.games.terranova.recorder", reason="Terra Nova's recorder is not there yet")
 
 import jax
+import numpy as np
 
-from hexarena.core.frames import decode_frames
+from hexarena.core.frames import decode_frames, fog_digits
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.recorder import Recorder
 from hexarena.games.terranova.simulator import build_simulator
@@ -46,7 +47,8 @@ def test_recorded_map_is_drawn_with_rivers_units_and_fog(open_record, start_reco
     roles = page.locator("#fog option").all_text_contents()[1:]
     assert roles == [f"fog: {r}" for r in data["roles"]]
     page.select_option("#fog", "red")
-    unseen = sum(1 for c in frame["cells"] if c["fog"]["red"] == 0)
+    assert all("fog" not in c for c in frame["cells"])  # fog is stored once per player, not per cell
+    unseen = fog_digits(frame["fog"]["red"]).count("0")
     assert page.locator(".fog.unseen").count() == unseen > 0
     layers = page.eval_on_selector("#map-root", "root => [...root.children].map((layer) => layer.id)")
     assert layers.index("fog-layer") > layers.index("edges")  # rivers in the dark stay hidden
@@ -76,3 +78,70 @@ def test_thirty_random_rounds(open_record, tmp_path):
     assert page.locator("#borders .border").count() >= 1
     assert page.locator(".cell .label").count() >= 1  # city populations
     page.screenshot(path=str(tmp_path / "terranova-30.png"))
+
+
+@pytest.fixture(scope="module")
+def played_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two rounds of six default (heuristic) players through the adapter, recorded move by move."""
+    import hexarena
+
+    out = tmp_path_factory.mktemp("terranova-played")
+    state = hexarena.make("terranova", seed=2, turn_cap=30)
+    with Recorder(out / "frames.jsonl.gz") as rec:
+        rec.record_state(state.environment.state)
+        for _ in range(12):
+            state = state.apply(state.parse_move("pass"))
+            rec.record_state(state.environment.state)
+    return out
+
+
+def test_screens_tech_tree_demographics_cities_victory(open_record, played_record, tmp_path):
+    data = load_view_data(played_record)
+    frames = list(decode_frames(s["delta"] for s in data["steps"]))
+    last = frames[-1]
+    page = open_record(played_record)
+    page.keyboard.press("End")
+    assert "round 2" in page.text_content("#status")  # recorder lines carry the step and round
+    tabs = page.locator("#screen-tabs .tab").all_text_contents()
+    assert tabs == ["Technologies", "Demographics", "Cities", "Victory"]
+    assert page.locator("svg.techtree .tech").count() == 81
+    red = last["screens"][0]["players"]["red"]
+    assert page.locator("svg.techtree .tech.known").count() == len(red["known"]) >= 1
+    assert page.locator("svg.techtree .tech.researching").count() == (red["researching"] >= 0)
+    assert page.locator("svg.techtree .tech.available").count() >= 1
+    page.locator("#screens-sec").screenshot(path=str(tmp_path / "techtree.png"))
+    page.select_option("#screen-role", "blue")
+    assert page.locator("svg.techtree .tech.known").count() == len(
+        last["screens"][0]["players"]["blue"]["known"]
+    )
+    page.click("#screen-tabs .tab:has-text('Demographics')")
+    assert page.locator("svg.plot").count() == 6 and page.locator("svg.plot polyline").count() == 36
+    page.locator("#screens-sec").screenshot(path=str(tmp_path / "demographics.png"))
+    page.click("#screen-tabs .tab:has-text('Cities')")
+    cities = last["screens"][2]["rows"]
+    assert len(cities) >= 6 and page.locator("#screen table tr").count() == len(cities) + 1
+    page.click("#screen-tabs .tab:has-text('Victory')")
+    assert "rival capitals sacked" in page.text_content("#screen")
+    page.locator("#screens-sec").screenshot(path=str(tmp_path / "victory.png"))
+
+
+def test_rivers_across_the_seam_are_drawn(open_record, tmp_path):
+    from hexarena.games.terranova.geometry import COLS
+    from hexarena.games.terranova.recorder import river_edges
+    from hexarena.games.terranova.state import map_layers
+    from hexarena.games.terranova.step import new_game
+
+    layers = map_layers(generate(0))
+    river = np.array(layers.river)
+    east_edge = 20 * COLS + COLS - 1  # row 20, last column: its east side is the seam
+    river[east_edge] |= 1
+    layers = layers._replace(river=river)
+    seam = [e for e in river_edges(river) if e["a"] == f"t{east_edge}" and e["side"] == 0]
+    assert seam and seam[0]["b"] == f"t{20 * COLS}"
+    state = jax.jit(new_game)(jax.tree_util.tree_map(jax.numpy.asarray, layers), jax.random.PRNGKey(0))
+    with Recorder(tmp_path / "frames.jsonl.gz") as rec:
+        rec.record_state(state)
+    page = open_record(tmp_path)
+    assert page.locator(".edge-river").count() == len(river_edges(river))
+    paths = page.eval_on_selector_all(".edge-river", "els => els.map((e) => e.getAttribute('d'))")
+    assert sum(d.count("M") == 2 for d in paths) == len(seam)  # one half on each side of the map

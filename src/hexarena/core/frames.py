@@ -16,9 +16,17 @@ draw, as a JSON-safe dict::
          "fog": {"red": 0|1|2},           # optional: per-role 0 never seen, 1 seen, 2 visible
          "info": {...}}                   # optional details shown on hover
       ],
-      "edges": [{"a": "c5", "b": "c6", "kind": "river"}],   # optional
+      "edges": [{"a": "c5", "b": "c6", "kind": "river",      # optional; "side" (0-5, the
+                 "side": 0}],             # direction from a to b) draws an edge across a seam
+      "fog": {"red": "0012..."},          # optional, instead of the cells' fog: one digit per
+                                          # cell, in the order the cells first appeared, or the
+                                          # same as runs, "r:<digit><count>,..." (fog_runs)
       "players": [{"role": "red", "score": 3.0, "fields": {...}}],   # per-player panel
       "panels": {"Shop": {...}},          # optional extra panels (title -> mapping or list)
+      "screens": [{"title": "Cities", "kind": "table", "rows": [...]}],   # optional extra
+                                          # screens: kinds "table", "plots" (player fields over
+                                          # time: "fields"), "techtree" ("tree" names the
+                                          # top-level key holding the layout; "players")
     }
 
 A :class:`FrameEncoder` turns successive snapshots into **deltas** so long records stay small:
@@ -90,6 +98,25 @@ def decode_frames(deltas: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any
             top.pop(key, None)
         top.update({k: v for k, v in delta.items() if k not in ("cells", "removed", "dropped")})
         yield {**top, "cells": list(cells.values())}
+
+
+def fog_runs(digits: str) -> str:
+    """A fog string (one digit per cell) as runs, ``"r:0120,25,..."``: 120 cells of 0, 5 of 2...
+    (fog comes in large patches: a 42 x 66 map's 2772 digits become a few hundred characters)."""
+    runs = []
+    start = 0
+    for i in range(1, len(digits) + 1):
+        if i == len(digits) or digits[i] != digits[start]:
+            runs.append(f"{digits[start]}{i - start}")
+            start = i
+    return "r:" + ",".join(runs)
+
+
+def fog_digits(fog: str) -> str:
+    """One digit per cell from a fog string in either form (inverse of :func:`fog_runs`)."""
+    if not fog.startswith("r:"):
+        return fog
+    return "".join(run[0] * int(run[1:]) for run in fog[2:].split(",") if run)
 
 
 def header(game: str, **extra: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@
 ``turns.jsonl``    one line per event: every attempt (raw reply, parsed move, error kind, message,
                    latency), every accepted move, exhaustion events, and the end
 ``frames.jsonl``   the viewer's frames (see :mod:`hexarena.core.frames`): a header line, then one
-                   delta per accepted move (step 0 = the initial position)
+                   delta per accepted move (step 0 = the initial position), with its step and round
 ``result.json``    players (with usage: requests, latency, tokens, cost), roles, seed, outcome, scores,
                    invalid counts, moves, time, ``finished_at``, and ``error`` ({role, player,
                    cause}) when an infrastructure failure ended the match (outcome ``error``)
@@ -120,7 +120,13 @@ class RecordWriter:
             return
         if self._step == 0:
             self._frames.write(_dump(header(state.name, roles=list(state.all_roles()))) + "\n")
-        line = {"step": self._step, "role": role, "move": move, "delta": self._encoder.encode(snapshot)}
+        line = {
+            "step": self._step,
+            "round": state.rounds_played(),
+            "role": role,
+            "move": move,
+            "delta": self._encoder.encode(snapshot),
+        }
         self._frames.write(_dump(line) + "\n")
         self._frames.flush()
         self._step += 1

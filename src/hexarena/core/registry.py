@@ -6,7 +6,9 @@ point group, each entry pointing at a :class:`~hexarena.core.contract.GameState`
     [project.entry-points."hexarena.games"]
     mygame = "mypackage.mygame:MyGameState"
 
-Modules are imported only when a game is made, so listing games stays cheap.
+Modules are imported only when a game is made. Listing stays cheap: :func:`game_info` answers
+for the built-in games from :data:`BUILTIN_INFO` (checked against the classes by the tests) and
+imports only an entry-point game's module.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -29,6 +32,45 @@ BUILTIN_GAMES: dict[str, str] = {
 }
 
 ENTRY_POINT_GROUP = "hexarena.games"
+PLAYER_KINDS = ("random", "llm", "human")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``hexarena list`` shows of a game, known without importing (or running) it."""
+
+    name: str
+    demo_roles: tuple[str, ...]  # the roles of a game made with the class's demo_params
+    bots: tuple[str, ...]  # the game's own player kinds
+    summary: str  # the first sentence of the rules summary
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (*PLAYER_KINDS, *sorted(self.bots))
+
+
+#: Metadata of the built-in games (tests/core checks each against its class).
+BUILTIN_INFO: dict[str, GameInfo] = {
+    "hex": GameInfo("hex", ("red", "blue"), ("heuristic",), "Hex"),
+    "cityofgold": GameInfo(
+        "cityofgold",
+        ("red", "blue", "white"),
+        ("heuristic",),
+        "City of Gold, a race to El Dorado on a hex course",
+    ),
+    "smallworld": GameInfo(
+        "smallworld",
+        ("red", "blue", "green"),
+        ("heuristic",),
+        "Small World",
+    ),
+    "terranova": GameInfo(
+        "terranova",
+        ("red", "blue", "green", "yellow", "purple", "orange"),
+        ("heuristic",),
+        "Terra Nova, a Civilization V-style game for six players on a 42 x 66 hex map that wraps east-west",
+    ),
+}
 
 
 def _targets() -> dict[str, str]:
@@ -41,6 +83,20 @@ def _targets() -> dict[str, str]:
 def list_games() -> list[str]:
     """Names of every registered game, sorted."""
     return sorted(_targets())
+
+
+def summary_line(cls: type[GameState]) -> str:
+    """The first sentence of a game's rules summary."""
+    return (cls.rules_summary or "").split(". ")[0]
+
+
+def game_info(name: str) -> GameInfo:
+    """A game's listing metadata; only a game from another package is imported for it."""
+    if name in BUILTIN_INFO and BUILTIN_GAMES.get(name) == _targets().get(name):
+        return BUILTIN_INFO[name]
+    cls = game_class(name)
+    roles = cls.new(seed=0, **cls.demo_params).all_roles()
+    return GameInfo(name, tuple(roles), tuple(sorted(cls.bots)), summary_line(cls))
 
 
 def game_class(name: str) -> type[GameState]:

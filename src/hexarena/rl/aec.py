@@ -21,6 +21,16 @@ from hexarena.core.registry import make
 from hexarena.rl.spaces import apply_action, observation_space, observe, outcome_rewards, probe_game
 
 
+def new_episode(env: AECEnv) -> None:
+    """An AEC environment's per-agent bookkeeping, fresh for a new episode (every agent in)."""
+    env.agents = list(env.possible_agents)
+    env.rewards = dict.fromkeys(env.agents, 0.0)
+    env._cumulative_rewards = dict.fromkeys(env.agents, 0.0)
+    env.terminations = dict.fromkeys(env.agents, False)
+    env.truncations = dict.fromkeys(env.agents, False)
+    env.infos = {a: {} for a in env.agents}
+
+
 class HexarenaAECEnv(AECEnv):
     """``HexarenaAECEnv("hex", size=7)``: turn-based multi-agent play of a hexarena game."""
 
@@ -58,12 +68,7 @@ class HexarenaAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.state = make(self.game, seed=secrets.randbits(63) if seed is None else seed, **self.params)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        new_episode(self)
         self.agent_selection = self.state.roles[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -18,8 +18,8 @@ from typing import Any
 from hexarena.viewer.record import load_view_data
 
 _STATIC = files("hexarena.viewer") / "static"
-#: The page's script, in order: the vocabulary, then the viewer's four parts.
-SCRIPTS = ("palette.js", "model.js", "map.js", "panels.js", "app.js")
+#: The page's script, in order: the vocabulary, then the viewer's five parts.
+SCRIPTS = ("palette.js", "model.js", "map.js", "panels.js", "screens.js", "app.js")
 
 
 def _asset(name: str) -> str:

@@ -91,7 +91,8 @@ def _lines(path: Path, warnings: list[str]) -> Iterator[dict[str, Any]]:
 
 
 def _steps(path: Path, warnings: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The header and the steps ``{"step", "role", "move", "delta"}`` of a frames file.
+    """The header and the steps ``{"step", "role", "move", "delta"}`` of a frames file (writers
+    may add keys such as ``round``, which the page shows in its status line).
 
     Lines are either the manager's wrapped form or bare deltas (a streaming recorder may write
     ``{"cells": [...], ...}`` directly); both become the wrapped form.
@@ -128,7 +129,15 @@ def _replayed_steps(directory: Path, warnings: list[str]) -> tuple[dict[str, Any
         frame = state.frame()
         if frame is None:
             raise RecordError(f"{directory}: {state.name} draws no frames, so there is nothing to show")
-        steps.append({"step": len(steps), "role": role, "move": move, "delta": thaw(encoder.encode(frame))})
+        steps.append(
+            {
+                "step": len(steps),
+                "round": state.rounds_played(),
+                "role": role,
+                "move": move,
+                "delta": thaw(encoder.encode(frame)),
+            }
+        )
 
     add(None, None)
     turns = directory / "turns.jsonl"

@@ -24,8 +24,10 @@ Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylin
 (maps; ``python -m hexarena.games.terranova.mapgen`` writes a pool), ``state`` (the pytree),
 ``formulas``, ``world`` (derived quantities), ``units`` / ``cities`` / ``step`` (the turn),
 ``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
-``recorder`` (frames), ``moves`` / ``adapter`` (the game contract), ``text`` (the text view's
-surroundings), ``bot``.
+``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
+contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
+player may do this turn), ``text`` / ``news`` / ``orders`` (the text view and text orders),
+``bot``, ``pettingzoo_env``. Using it as a player, an RL library or a viewer: docs/terranova.md.
 
 Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
 found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles

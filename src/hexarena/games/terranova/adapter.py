@@ -13,39 +13,32 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
-from hexarena.core.frozen import FrozenMap
+from hexarena.core.errors import IllegalMoveError, MoveParseError
+from hexarena.core.frozen import FrozenMap, freeze, thaw
 from hexarena.core.rng import derive_seed
+from hexarena.games.terranova import compiled, orders
 from hexarena.games.terranova import moves as tn_moves
+from hexarena.games.terranova.bot import default_orders
 from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.observe import Tracker, observe
+from hexarena.games.terranova.news import contacts, facts_of, news
+from hexarena.games.terranova.observe import Tracker
 from hexarena.games.terranova.recorder import ROLES, frame_of
-from hexarena.games.terranova.simulator import env_step_for, initial_games
 from hexarena.games.terranova.state import GameState as SimState
-from hexarena.games.terranova.step import player_scores
-from hexarena.games.terranova.tables import load_tables
-from hexarena.games.terranova.text import surroundings
-
-_observe = jax.jit(observe)
-_scores = jax.jit(jax.vmap(jax.vmap(player_scores)))
-
-
-def _device() -> tuple[Any, ...]:
-    return (jax.devices("cpu")[0],)
-
-
-def _first(tree: Any) -> Any:
-    """Game (0, 0) of a (1, 1)-batched pytree."""
-    return jax.tree_util.tree_map(lambda x: x[0, 0], tree)
+from hexarena.games.terranova.state import map_layers
+from hexarena.games.terranova.text import ORDERS_HELP, TextView, describe_executed
 
 
 def _to_lists(tree: Any) -> Any:
     if isinstance(tree, tuple):
         return [_to_lists(t) for t in tree]
     return np.asarray(tree).tolist()
+
+
+def _scores(scores: Any) -> tuple[float, ...]:
+    return tuple(float(x) for x in np.asarray(scores))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +51,16 @@ class TerraNovaEnv:
     winner: int
     turn_cap: int
     scores: tuple[float, ...]
-    executed: Any = None  # the last move's executed indices (nested lists)
-    state: SimState | None = None  # batched (1, 1): the simulator's own compiled step runs it
+    executed: Any = None  # the last move's executed indices (nested lists); in a view: the viewer's
+    executed_by: tuple = (None,) * len(ROLES)  # each player's last executed indices, in the full state
+    state: SimState | None = None  # one game, stepped by the simulator's step_game (compiled.py)
     tracker: Tracker | None = None
-    metrics: dict[str, Any] | None = None
     view: dict[str, Any] | None = None  # a role's observation (numpy), in a redacted view
     viewer: int = -1
+    met: Any = None  # (6, 6) bool: who has seen whom (news.contacts), in the full state
+    facts: tuple = (None,) * len(ROLES)  # news.Facts per player at the end of its last move
+    options: dict[str, Any] | None = None  # the viewer's options this turn (options.py), in a view
+    news: tuple[str, ...] = ()  # what happened since the viewer's last turn, in a view
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,8 +74,10 @@ class TerraNovaState(GameState):
         "grows, researches technologies, builds buildings, wonders and units, improves land with "
         "workers and fights with the Civ V combat formula. A move is a preference order: for each "
         "endpoint the best legal option is executed (technology, each unit's action and target, each "
-        "city's worked tiles and build). Write moves as JSON, e.g. "
-        '{"tech": ["pottery"], "units": {"0": {"category": "settle"}}, "build": {"0": ["warrior"]}}. '
+        "city's worked tiles and build). Write moves as text orders separated by ';', e.g. "
+        "'research pottery; city 0 build warrior; unit 1 move 12,40; unit 0 settle' (anything left "
+        "out follows the default, the heuristic bot's choice; 'pass' leaves everything to it), or as "
+        'JSON, e.g. {"tech": ["pottery"], "units": {"0": {"category": "settle"}}}. '
         "Score: 0.6 per city, citizen and owned tile, 1 per world wonder and per technology beyond the "
         "first. The game ends at the turn cap or when one player has sacked every rival capital."
     )
@@ -95,12 +94,19 @@ class TerraNovaState(GameState):
             raise ValueError(f"turn_cap must be a positive int, got {turn_cap!r}")
         mseed = seed if map_seed is None else int(map_seed)
         setup = new_setup(cls.name, seed, {"turn_cap": turn_cap, "map_seed": mseed})
-        key = jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31))
-        state, tracker, metrics, _obs = initial_games([generate(mseed)], "duplicate", key, 1, turn_cap, False)
-        _step, _mesh, sharding = env_step_for(_device())
-        state, tracker, metrics = jax.device_put((state, tracker, metrics), sharding)
-        scores = tuple(float(x) for x in np.asarray(_scores(state))[0, 0])
-        env = TerraNovaEnv(0, 0, False, -1, turn_cap, scores, state=state, tracker=tracker, metrics=metrics)
+        key = jax.random.split(jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31)), 1)[0]
+        state, tracker, scores = compiled.start(map_layers(generate(mseed)), key, turn_cap)
+        env = TerraNovaEnv(
+            0,
+            0,
+            False,
+            -1,
+            turn_cap,
+            _scores(scores),
+            state=state,
+            tracker=tracker,
+            met=contacts(state, None),
+        )
         return cls.start(env, setup)
 
     # -- rules -----------------------------------------------------------------------------
@@ -113,25 +119,62 @@ class TerraNovaState(GameState):
 
     def advance(self, move: Move) -> TerraNovaEnv:
         env: TerraNovaEnv = self.environment
-        dense = tn_moves.to_dense(move)
-        actions = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None, None], dense)
-        step, _mesh, _sharding = env_step_for(_device())
-        ids = env.state.player
-        state, tracker, metrics, _ids, _obs, _rew, done, executed = step(
-            env.state, actions, env.tracker, env.metrics, ids
-        )
+        dense = self._dense(move)
+        state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
+        met = contacts(state, env.met)
+        facts = list(env.facts)
+        facts[env.player] = facts_of(state, met)
+        done_by = list(env.executed_by)
+        done_by[env.player] = _to_lists(executed)
         return TerraNovaEnv(
-            player=int(state.player[0, 0]),
-            turn=int(state.turn[0, 0]),
-            done=bool(done[0, 0]),
-            winner=int(metrics["last_winner"][0, 0]),
+            player=int(state.player),
+            turn=int(state.turn),
+            done=bool(done),
+            winner=int(winner),
             turn_cap=env.turn_cap,
-            scores=tuple(float(x) for x in np.asarray(_scores(state))[0, 0]),
-            executed=_to_lists(_first(executed)),
+            scores=_scores(scores),
+            executed=done_by[env.player],
+            executed_by=tuple(done_by),
             state=state,
             tracker=tracker,
-            metrics=metrics,
+            met=met,
+            facts=tuple(facts),
         )
+
+    def _dense(self, move: Move) -> tuple:
+        """The preference tuple of a move; orders (``"fill": "heuristic"``) are checked against the
+        mover's options and completed with the heuristic bot's preferences (see :mod:`.orders`)."""
+        plain = thaw(move)
+        if not (isinstance(plain, dict) and "fill" in plain):
+            return tn_moves.to_dense(plain)
+        fill = plain.pop("fill")
+        if fill != orders.FILL:
+            raise IllegalMoveError(f"unknown fill {fill!r}; the one default is {orders.FILL!r}")
+        env: TerraNovaEnv = self.environment
+        obs, opts = self._view_of(env.player)
+        orders.check_orders(plain, obs, opts, env.player)
+        work = orders.work_slots(plain, obs, env.player)
+        plain.pop("work_tiles", None)
+        plain["work"] = {**plain.get("work", {}), **work}
+        default = default_orders(obs, env.player, opts)
+        return tn_moves.to_dense(orders.with_defaults(plain, default))
+
+    def _view_of(self, me: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        env: TerraNovaEnv = self.environment
+        obs, opts = compiled.view(env.state, env.tracker, me)
+        return jax.tree_util.tree_map(np.asarray, obs), jax.tree_util.tree_map(np.asarray, opts)
+
+    def parse_move(self, text: str) -> Move:
+        """JSON (the sparse or dense form, or a listed move) or text orders (:mod:`.orders`)."""
+        if not isinstance(text, str):
+            raise MoveParseError(f"expected text, got {type(text).__name__}")
+        body = text.strip().strip("`").strip()
+        if body.startswith(("{", "[")) or not body or body == "null":
+            move = GameState.parse_move(self, text)  # slots dataclass: no zero-argument super()
+            if not isinstance(move, FrozenMap | tuple):
+                raise self.unreadable(text, "a move is a JSON object, not a bare value")
+            return move
+        return freeze(orders.parse_orders(body))
 
     def validate_game(self) -> Outcome | None:
         env: TerraNovaEnv = self.environment
@@ -160,10 +203,10 @@ class TerraNovaState(GameState):
         if env.state is None:
             return env
         me = ROLES.index(role)
-        view = jax.tree_util.tree_map(
-            np.asarray, _observe(_first(env.state), _first(env.tracker), jnp.int32(me))
-        )
-        executed = env.executed if me == (env.player - 1) % len(ROLES) else None
+        view, opts = self._view_of(me)
+        seen = view["visibility_map"].reshape(-1) > 0
+        now = facts_of(env.state, contacts(env.state, env.met))
+        executed = env.executed_by[me]  # what this player's own last move did
         return TerraNovaEnv(
             env.player,
             env.turn,
@@ -174,83 +217,55 @@ class TerraNovaState(GameState):
             executed,
             view=view,
             viewer=me,
+            options=opts,
+            news=tuple(news(env.facts[me], now, me, seen)),
         )
 
-    def _obs(self, role: str | None) -> tuple[dict[str, Any], int]:
+    def _view(self, role: str | None) -> TerraNovaEnv:
         env: TerraNovaEnv = self.environment
         if env.view is not None:
-            return env.view, env.viewer
-        me = ROLES.index(role) if role is not None else env.player
-        return self.redact(ROLES[me]).view, me
+            return env
+        return self.redact(role if role is not None else ROLES[env.player])
 
     def legal_moves(self) -> tuple[Move, ...]:
         if self.validate_game() is not None:
             return ()
-        obs, me = self._obs(self.roles[0])
-        return tuple(FrozenMap(m) if isinstance(m, dict) else m for m in tn_moves.menu(obs, me))
-
-    def parse_move(self, text: str) -> Move:
-        """A listed move's text, or any JSON object (sparse form) or list (dense form)."""
-        move = super(TerraNovaState, self).parse_move(text)
-        if not isinstance(move, FrozenMap | tuple):
-            raise self.unreadable(text, "a move is a JSON object, not a bare value")
-        return move
+        view = self._view(self.roles[0])
+        return tuple(
+            FrozenMap(m) if isinstance(m, dict) else m for m in tn_moves.menu(view.view, view.viewer)
+        )
 
     def describe_move(self, move: Move) -> str:
         """Other civilizations see the effects on the map, not the mover's choices."""
         return "took its turn"
 
     def render_text(self, role: str | None = None) -> str:
-        tb = load_tables()
-        env: TerraNovaEnv = self.environment
-        obs, me = self._obs(role or self.viewer)
-        lines = [
-            f"Terra Nova, round {env.turn} of {env.turn_cap}; {ROLES[env.player]} to move; you: {ROLES[me]}.",
-            "Scores: " + ", ".join(f"{r} {s:.1f}" for r, s in zip(ROLES, env.scores, strict=True)),
-            f"Gold {float(obs['treasury']):.0f}, happiness {float(obs['happiness']):.0f}, "
-            f"science stored {float(obs['science_reserves']):.0f}.",
+        env: TerraNovaEnv = self._view(role or self.viewer)
+        me = env.viewer
+        header = [
+            f"Terra Nova, round {env.turn} of {env.turn_cap}. You are {ROLES[me]} (player {me}); "
+            f"{ROLES[env.player]} to move.",
+            "Scores: " + ", ".join(f"{r} {s:.1f}" for r, s in zip(ROLES, env.scores, strict=True)) + ".",
         ]
-        known = [tb.tech_names[t] for t in np.flatnonzero(obs["technologies"])]
-        r = int(obs["is_researching"])
-        lines.append(
-            f"Technologies: {', '.join(known)}; researching {tb.tech_names[r] if r >= 0 else 'nothing'}."
-        )
-        pc = obs["player_cities"]
-        names = tn_moves.buildable_names()
-        for c in np.flatnonzero(pc["city_ids"][me] > 0):
-            row, col = pc["city_rowcols"][me, c]
-            build = int(pc["is_constructing"][c])
-            lines.append(
-                f"City {c} at tile {row * 66 + col} (row {row}, col {col}): pop {pc['population'][me, c]}, "
-                f"building {names[build] if build >= 0 else 'nothing'}, hp {pc['hp'][me, c]:.2f}."
-            )
-        units = obs["units"]
-        for p in range(len(ROLES)):
-            for s in np.flatnonzero(units["unit_type"][p] > 0):
-                row, col = units["unit_rowcol"][p, s]
-                owner = "your" if p == me else f"{ROLES[p]}'s"
-                lines.append(
-                    f"{owner} {tb.unit_names[units['unit_type'][p, s]]} (slot {s}) at tile {row * 66 + col}, "
-                    f"hp {units['health'][p, s]:.2f}."
-                )
-        lines.extend(surroundings(obs, tb, me))
-        if env.executed is not None and env.view is not None:
-            lines.append(f"Your last move executed: {env.executed}.")
+        footer = []
+        if env.executed is not None:
+            footer.append("Your last move did: " + describe_executed(env.executed) + ".")
         outcome = self.validate_game()
-        lines.append(f"Game over: {outcome.reason}." if outcome else f"To move: {self.roles[0]}.")
-        return "\n".join(lines)
+        footer.append(f"Game over: {outcome.reason}." if outcome else f"To move: {self.roles[0]}.")
+        footer.append(ORDERS_HELP)
+        return TextView(env.view, env.options, me).render(header, list(env.news), footer)
 
     def frame(self) -> dict[str, Any] | None:
         env: TerraNovaEnv = self.environment
         if env.state is None:
             return None
-        return frame_of(jax.tree_util.tree_map(np.asarray, _first(env.state)), np.asarray(env.scores))
+        return frame_of(jax.tree_util.tree_map(np.asarray, env.state), np.asarray(env.scores))
 
     def environment_to_json(self) -> Any:
         env: TerraNovaEnv = self.environment
         digest = hashlib.sha256()
         if env.state is not None:
-            for leaf in jax.tree_util.tree_leaves(_first(env.state)):
+            for leaf in jax.tree_util.tree_leaves(env.state):
                 digest.update(np.asarray(leaf).tobytes())
         return {
             "player": env.player,

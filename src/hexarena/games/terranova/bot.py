@@ -13,10 +13,13 @@ import numpy as np
 from hexarena.core.contract import GameState
 from hexarena.core.players import Reply, SeededPlayer
 from hexarena.games.terranova.geometry import COLS, N_TILES, distance_np, work_area
-from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.state import MAX_CITIES
+from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
 
 WORKER_BUILDS = ("farm", "mine", "pasture", "plantation", "camp", "quarry", "road", "move")
-BUILD_ORDER = ("worker", "warrior", "monument", "granary", "shrine", "library", "walls", "market", "archer")
+BUILD_ORDER = ("monument", "granary", "shrine", "library", "warrior", "walls", "market", "archer", "worker")
+MAX_WANTED_CITIES = 6
+SETTLER_PRODUCTION = 4  # a city making less builds for itself (a settler would take 12+ turns)
 TOP = 12  # ranked targets per unit (keeps moves small)
 
 
@@ -25,83 +28,156 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
 
 
 class HeuristicPlayer(SeededPlayer):
-    """Settles up to six cities, researches the cheapest open tech, works and defends."""
+    """Expands to six cities (settlers walk to the best site in reach), researches the cheapest
+    open tech, works production-heavy tiles while training settlers, improves land, explores."""
 
     kind = "heuristic"
 
     def act(self, view: GameState) -> Reply:
-        env = view.environment
-        obs, me = (
-            (env.view, env.viewer) if env.view is not None else (view.redact(view.roles[0]).view, env.player)
-        )
-        return Reply(move=self.plan(obs, me))
+        env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
+        return Reply(move=plan(env.view, env.viewer, self.rng, env.options))
 
-    def plan(self, obs: dict[str, Any], me: int) -> dict[str, Any]:
-        tb = load_tables()
-        known = obs["technologies"] > 0
-        legal = ~known & np.all(~tb.tech_prereq | known, axis=1)
-        techs = [
-            tb.tech_names[t] for t in np.flatnonzero(legal)[np.argsort(tb.tech_cost[legal], kind="stable")]
-        ]
-        units = obs["units"]
-        kinds, where = units["unit_type"], _tiles(units["unit_rowcol"])
-        cities = obs["player_cities"]
-        mine = np.flatnonzero(cities["city_ids"][me] > 0)
-        city_tiles = _tiles(cities["city_rowcols"][me][mine])
-        all_tiles = np.arange(N_TILES)
-        vis = obs["visibility_map"].reshape(-1)
-        land = obs["elevation_map"].reshape(-1)
-        yields = obs["yield_map_players"].reshape(-1, 7)
-        enemies = np.concatenate(
-            [where[p][kinds[p] > 0] for p in range(len(kinds)) if p != me]
-            + [
-                _tiles(cities["city_rowcols"][p][cities["city_ids"][p] > 0])
-                for p in range(len(kinds))
-                if p != me
-            ]
-        )
-        orders: dict[str, Any] = {}
-        for slot in np.flatnonzero(kinds[me] > 0):
-            pos, name = int(where[me, slot]), tb.unit_names[kinds[me, slot]]
-            d = distance_np(all_tiles, pos)
-            if name == "settler":
-                far = np.min(distance_np(all_tiles[:, None], city_tiles[None, :]), axis=1) if len(mine) else 9
-                good = (vis > 0) & ((land == 1) | (land == 2)) & (far >= 4) & (d <= 6)
-                value = yields[:, 0] * 2 + yields[:, 1] - 0.3 * d
-                orders[str(slot)] = {"categories": ["settle", "move"], "targets": _best(value, good)}
-            elif name == "worker":
-                owned = (
-                    obs["player_cities"]["ownership_map"][me].reshape(len(cities["city_ids"][me]), -1) >= 2
-                )
-                bare = owned.any(0) & (obs["improvement_map"].reshape(-1) == 0)
-                orders[str(slot)] = {
-                    "categories": list(WORKER_BUILDS),
-                    "targets": _best(-d.astype(float), bare),
-                }
-            else:
-                near_enemy = np.isin(all_tiles, enemies) & (d <= 2)
-                frontier = (vis == 0) & (d <= 8)
-                value = np.where(near_enemy, 100.0, 0.0) - d + self.rng.random()
-                # "combat" only with an enemy in sight: entering closed borders would declare war
-                categories = ["combat", "move"] if near_enemy.any() else ["move"]
-                orders[str(slot)] = {"categories": categories, "targets": _best(value, near_enemy | frontier)}
-        builds = self._builds(len(mine), kinds[me])
-        work = {}
-        for c, tile in zip(mine, city_tiles, strict=True):
-            ring = work_area()[tile, 1:]
-            value = np.where(ring >= 0, yields[np.maximum(ring, 0)] @ np.array([3.0, 2, 1, 0, 0, 0, 0]), -1)
-            work[str(c)] = [int(j) for j in np.argsort(-value, kind="stable")]
-        return {"tech": techs, "units": orders, "build": {str(c): builds for c in mine}, "work": work}
 
-    @staticmethod
-    def _builds(n_cities: int, my_kinds: np.ndarray) -> list[str]:
-        """Worker and warrior first, then settlers up to six cities, then buildings."""
-        tb = load_tables()
-        have = {name: int((my_kinds == tb.unit(name)).sum()) for name in ("settler", "worker", "warrior")}
-        order = [name for name in BUILD_ORDER if not (name in have and have[name] >= n_cities)]
-        if n_cities + have["settler"] < 6:
-            order.insert(2 if have["worker"] == 0 else 0, "settler")
-        return order
+def default_orders(obs: dict[str, Any], me: int, opts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The default for every endpoint a text move leaves out: the bot's plan, with its random
+    tie-breaks drawn from a generator seeded by the round and the player (so replays agree)."""
+    return plan(obs, me, np.random.default_rng([int(obs["current_turn"]), me]), opts)
+
+
+def plan(
+    obs: dict[str, Any], me: int, rng: np.random.Generator, opts: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The heuristic's sparse move for player ``me`` from its observation (and, when given, its
+    options this turn, :mod:`.options`: then settlers and workers only aim at what they can do)."""
+    tb = load_tables()
+    known = obs["technologies"] > 0
+    legal = ~known & np.all(~tb.tech_prereq | known, axis=1)
+    techs = [tb.tech_names[t] for t in np.flatnonzero(legal)[np.argsort(tb.tech_cost[legal], kind="stable")]]
+    units = obs["units"]
+    kinds, where = units["unit_type"], _tiles(units["unit_rowcol"])
+    cities = obs["player_cities"]
+    mine = np.flatnonzero(cities["city_ids"][me] > 0)
+    city_tiles = _tiles(cities["city_rowcols"][me][mine])
+    all_tiles = np.arange(N_TILES)
+    vis = obs["visibility_map"].reshape(-1)
+    yields = obs["yield_map_players"].reshape(-1, 7)
+    enemies = np.concatenate(
+        [where[p][kinds[p] > 0] for p in range(len(kinds)) if p != me]
+        + [_tiles(cities["city_rowcols"][p][cities["city_ids"][p] > 0]) for p in range(len(kinds)) if p != me]
+    )
+    sites = site_values(obs, me)
+    claimed: list[int] = []  # sites other settlers of this move aim at
+    orders: dict[str, Any] = {}
+    for slot in np.flatnonzero(kinds[me] > 0):
+        pos, name = int(where[me, slot]), tb.unit_names[kinds[me, slot]]
+        d = distance_np(all_tiles, pos)
+        if name == "settler":
+            orders[str(slot)] = _settler(pos, d, sites, claimed, opts, int(slot))
+        elif name == "worker":
+            owned = obs["player_cities"]["ownership_map"][me].reshape(len(cities["city_ids"][me]), -1) >= 2
+            bare = owned.any(0) & (obs["improvement_map"].reshape(-1) == 0)
+            orders[str(slot)] = {
+                "categories": list(WORKER_BUILDS),
+                "targets": _best(-d.astype(float), bare),
+            }
+        else:
+            near_enemy = np.isin(all_tiles, enemies) & (d <= 2)
+            frontier = (vis == 0) & (d <= 8)
+            value = np.where(near_enemy, 100.0, 0.0) - d + rng.random()
+            # "combat" only with an enemy in sight: entering closed borders would declare war
+            categories = ["combat", "move"] if near_enemy.any() else ["move"]
+            orders[str(slot)] = {"categories": categories, "targets": _best(value, near_enemy | frontier)}
+    constructing = np.asarray(cities["is_constructing"])[mine]
+    builds = build_order(len(mine), kinds[me], constructing)
+    settling = builds[0] == "settler"
+    # food and production about even while training settlers (50 games: 19.7 mean score, as
+    # production-first; food-first 19.2), food first otherwise
+    weights = np.array([2.5, 3, 1, 0, 0, 0, 0]) if settling else np.array([3.0, 2, 1, 0, 0, 0, 0])
+    work = {}
+    for c, tile in zip(mine, city_tiles, strict=True):
+        ring = work_area()[tile, 1:]
+        value = np.where(ring >= 0, yields[np.maximum(ring, 0)] @ weights, -1)
+        work[str(c)] = [int(j) for j in np.argsort(-value, kind="stable")]
+    # every slot gets an order, so a city founded during this very move starts at once; settlers
+    # come from the capital and from cities making SETTLER_PRODUCTION or more
+    prod = np.asarray(cities["yields"])[:, 1]
+    capital = np.asarray(cities["city_ids"])[me] == 1
+    slow = [b for b in builds if b != "settler"]
+    build = {
+        str(c): builds if capital[c] or prod[c] >= SETTLER_PRODUCTION or c not in mine else slow
+        for c in range(MAX_CITIES)
+    }
+    return {"tech": techs, "units": orders, "build": build, "work": work}
+
+
+def site_values(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(H,) how good each tile is for a new city (-inf where a city may not or should not go):
+    the yields of its first two rings (unseen tiles count as average), on seen land, away from
+    every known city and city state, outside other players' borders."""
+    rules = load_tables().rules
+    vis = obs["visibility_map"].reshape(-1)
+    elev = obs["elevation_map"].reshape(-1)
+    y = obs["yield_map_players"].reshape(-1, 7)
+    tile_value = np.where(vis > 0, 2 * y[:, 0] + 1.5 * y[:, 1] + y[:, 2], 3.0)
+    area = work_area()[:, :19]
+    around = np.where(area >= 0, tile_value[np.maximum(area, 0)], 0.0)
+    value = around[:, :7].sum(1) + 0.5 * around[:, 7:].sum(1)
+    pc = obs["player_cities"]
+    known = _tiles(pc["city_rowcols"][pc["city_ids"] > 0])
+    cs = _tiles(obs["citystate_info"]["city_rowcols"])
+    taken = np.concatenate([known, cs[cs >= 0]])
+    ok = (vis > 0) & ((elev == 1) | (elev == 2)) & (obs["nw_map"].reshape(-1) == 0)
+    ok &= obs["cs_ownership_map"].reshape(-1) == 0
+    owners = pc["ownership_map"].reshape(pc["ownership_map"].shape[0], -1, N_TILES).max(1) >= 2
+    ok &= ~np.delete(owners, me, axis=0).any(0)
+    if len(taken):
+        near = np.min(distance_np(np.arange(N_TILES)[:, None], taken[None, :]), axis=1)
+        ok &= near >= rules["city_min_distance"]
+    return np.where(ok, value, -np.inf)
+
+
+def _settler(
+    pos: int, d: np.ndarray, sites: np.ndarray, claimed: list[int], opts: dict[str, Any] | None, slot: int
+) -> dict[str, Any]:
+    """Found the city here when this is (nearly) the best site in reach, else walk to the best."""
+    score = sites - 5.0 * d  # a tile of walking costs about what a good tile gives
+    score[d > 10] = -np.inf
+    for t in claimed:
+        score[distance_np(np.arange(N_TILES), t) < 4] = -np.inf
+    if not np.isfinite(score).any():
+        return {
+            "categories": ["settle", "move"],
+            "targets": [int(t) for t in work_area()[pos, 1:7] if t >= 0],
+        }
+    goal = int(np.argmax(score))
+    claimed.append(goal)
+    here_ok = opts is None or bool(opts["categories"][slot][1])
+    settle_now = here_ok and np.isfinite(sites[pos]) and sites[pos] >= score[goal] - 4.0
+    steps = work_area()[pos]
+    steps = steps[steps >= 0]
+    if opts is not None:
+        reach = np.flatnonzero(opts["reach"][slot])
+        steps = reach if len(reach) else steps
+    towards = steps[np.argsort(distance_np(steps, goal), kind="stable")][:TOP]
+    categories = ["settle", "move"] if settle_now else ["move", "settle"]
+    return {"categories": categories, "targets": [int(t) for t in towards]}
+
+
+def build_order(n_cities: int, my_kinds: np.ndarray, constructing: np.ndarray) -> list[str]:
+    """A defender when there is none, settlers up to six cities (counting those under way), a
+    worker per two cities, then culture, food, faith, science and defence buildings."""
+    tb = load_tables()
+    settler_item = BUILDING_SLOTS + tb.unit("settler") - 1
+    have = {name: int((my_kinds == tb.unit(name)).sum()) for name in ("settler", "worker")}
+    military = int((tb.unit_strength[my_kinds.astype(int)] > 0).sum())
+    order = []
+    if military == 0:
+        order.append("warrior")
+    if n_cities + have["settler"] + int((constructing == settler_item).sum()) < MAX_WANTED_CITIES:
+        order.append("settler")
+    if have["worker"] < (n_cities + 1) // 2:
+        order.append("worker")
+    return order + [b for b in BUILD_ORDER if b not in order]
 
 
 def _best(value: np.ndarray, mask: np.ndarray) -> list[int]:

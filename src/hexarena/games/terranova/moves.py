@@ -3,6 +3,7 @@
 The sparse form is a JSON object; every key is optional, and anything left out scores zero::
 
     {"tech": ["writing", "pottery"],                      # ranked, names or indices
+     "policy": ["tradition"],                             # ranked (stage 2's tables name them)
      "units": {"0": {"category": "settle"},               # slot -> category (name or index)
                "1": {"category": "move", "target": 1234},   # and target tile (index or [row, col])
                "2": {"categories": ["combat", "move"],      # or ranked categories
@@ -28,7 +29,7 @@ from hexarena.games.terranova.spaces import ACTION_SHAPES, N_CITIZENS, map_shape
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
 
-SPARSE_KEYS = ("tech", "units", "build", "work")
+SPARSE_KEYS = ("tech", "policy", "units", "build", "work")
 
 
 def buildable_names() -> tuple[str, ...]:
@@ -82,6 +83,11 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
     tech = dense[3]
     if "tech" in move:
         tech[:] = _ranked(move["tech"], tb.tech_names, tb.n_techs, "technology")
+    if "policy" in move:
+        policies = getattr(tb, "policy_names", None)
+        if not policies:
+            raise IllegalMoveError("social policies are not in this stage of Terra Nova yet")
+        dense[1][:] = _ranked(move["policy"], policies, dense[1].shape[0], "policy")
     utype, utarget = dense[4]
     for key, order in dict(move.get("units", {})).items():
         slot = _slot(key, MAX_UNITS, "unit")
@@ -129,11 +135,11 @@ def _check_dense(move: Sequence[Any]) -> tuple:
 
 def to_dense(move: Any) -> tuple:
     """Dense preference tuple of any accepted move (raises IllegalMoveError otherwise)."""
+    if isinstance(move, (list, tuple)):  # nested lists, tuples or arrays: checked leaf by leaf
+        return _check_dense(move)
     move = thaw(move)
     if isinstance(move, Mapping):
         return expand_sparse(move)
-    if isinstance(move, (list, tuple)):
-        return _check_dense(move)
     raise IllegalMoveError(
         f"a Terra Nova move is a sparse object or the dense tuple, got {type(move).__name__}"
     )

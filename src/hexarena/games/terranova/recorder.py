@@ -1,26 +1,49 @@
-"""Streaming recorder: one chosen game, appended as it goes, gzip NDJSON in the frames format.
+"""Streaming recorders: one chosen game, appended as it goes, gzip NDJSON in the frames format.
 
-Nothing is preallocated: each :meth:`Recorder.record` turns the game's state into a frame
+Nothing is preallocated: each record turns the game's state into a frame
 (:mod:`hexarena.core.frames`), encodes it as a delta against the previous one and appends one
-line. The first line is the frames header. Terrain, rivers (as edges), resources, improvements,
-cities, units, borders (as owners) and fog per role all go into the frame, so the replay viewer
-reads the file like any other game's record.
+line ``{"step", "round", "role", "delta"}`` (the role that has just moved). The first line is the
+frames header. Terrain, rivers (as edges), resources, improvements, cities, units, borders (as
+owners) and fog per role all go into the frame, so the replay viewer reads the file like any
+other game's record (``hexarena view game.jsonl.gz``).
+
+Two front ends write the same file:
+
+* :class:`Recorder` (``Recorder(path)``; ``record(games)`` takes the batched state and picks one
+  game; ``record_state(state)`` takes one game) writes straight to ``path``;
+* :class:`GameStateRecorder` is the spec's API, which runs as the spec writes it::
+
+      gamestate = jax.tree_util.tree_map(lambda x: x[device_idx][games_idx], games)
+      recorder = GameStateRecorder.create(reference_gamestate=gamestate, num_steps=num_steps)
+      recorder = recorder.record(gamestate)
+      ...  # after every env step: recorder = recorder.record(gamestate)
+      recorder.save_replay("saved_games/game.jsonl.gz")
+
+  It streams each record to a spool file and ``save_replay`` copies that out, so memory stays
+  one frame whatever ``num_steps`` is (the original preallocated ``num_steps`` copies of the
+  state, ~5 GB for 300 rounds). (The spec's snippet calls ``jax.tree_map``, which newer JAX
+  removed; ``jax.tree_util.tree_map`` is the same function.)
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import shutil
+import tempfile
+import zlib
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jax
 import numpy as np
 
-from hexarena.core.frames import FrameEncoder, decode_frames, header
-from hexarena.games.terranova.geometry import N_TILES, axial, neighbors
+from hexarena.core.frames import FrameEncoder, decode_frames, fog_runs, header
+from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors
 from hexarena.games.terranova.state import GameState
-from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
 
 ROLES = ("red", "blue", "green", "yellow", "purple", "orange")
 TERRAIN_KEYS = ("ocean", "grassland", "plains", "desert", "tundra", "snow")
@@ -32,15 +55,112 @@ def select_game(games: GameState, device: int = 0, game: int = 0) -> GameState:
     return jax.tree_util.tree_map(lambda x: np.asarray(x)[device, game], games)
 
 
-def river_edges(river: np.ndarray) -> list[dict[str, str]]:
-    """Each river edge once, as a frame edge between two cells."""
+def river_edges(river: np.ndarray) -> list[dict[str, Any]]:
+    """Each river edge once, as a frame edge between two cells; ``side`` is the direction from
+    ``a`` to ``b`` (hexgrid order), so the viewer can draw edges across the east-west seam."""
     nb = neighbors()
     out = []
     for t in np.flatnonzero(river):
         for d in range(3):  # directions 0-2; 3-5 are the same edges seen from the other side
             if river[t] >> d & 1:
-                out.append({"a": f"t{t}", "b": f"t{nb[t, d]}", "kind": "river"})
+                out.append({"a": f"t{t}", "b": f"t{nb[t, d]}", "kind": "river", "side": d})
     return out
+
+
+@cache
+def tech_tree() -> dict[str, Any]:
+    """The technology tree's layout (static): each tech's grid place, era, cost, prerequisites."""
+    tb = load_tables()
+    doc = json.loads(
+        resources.files("hexarena.games.terranova").joinpath("data", "technologies.json").read_text()
+    )
+    nodes = [
+        {
+            "name": t["name"],
+            "row": t["grid_row"],
+            "col": t["grid_col"],
+            "era": t["era"],
+            "cost": t["cost"],
+            "prereqs": [tb.tech(p) for p in t["prerequisites"]],
+        }
+        for t in doc["technologies"]
+    ]
+    return {"eras": doc["eras"], "nodes": nodes}
+
+
+def _player_fields(s: GameState, p: int, tb: Any) -> dict[str, Any]:
+    """The per-player numbers of a frame: the player card and the demographics plots."""
+    y = np.asarray(s.cities.yields[p])[np.asarray(s.cities.exists[p])]
+    strength = tb.unit_strength[np.asarray(s.units.kind[p]).astype(int)]
+    return {
+        "cities": int(s.cities.exists[p].sum()),
+        "population": int(s.cities.pop[p].sum()),
+        "production": round(float(y[:, PROD].sum()), 1),
+        "gold": round(float(s.players.gold[p]), 1),
+        "science": round(float(y[:, SCIENCE].sum()), 1),
+        "culture": round(float(y[:, CULTURE].sum()), 1),
+        "military": round(float(strength.sum()), 1),
+        "techs": int(s.players.techs[p].sum()),
+        "happiness": round(float(s.players.happiness[p]), 1),
+        "units": int((s.units.kind[p] > 0).sum()),
+        "tiles": int((np.asarray(s.tiles.owner) == p).sum()),
+    }
+
+
+def _screens(s: GameState, tb: Any) -> list[dict[str, Any]]:
+    """The viewer's 4X screens, each from data the state holds (a mechanic without data yet has
+    no screen): technologies, demographics, cities, victory."""
+    from hexarena.games.terranova.moves import buildable_names
+
+    names = buildable_names()
+    techs = {
+        role: {
+            "known": [int(t) for t in np.flatnonzero(s.players.techs[p])],
+            "researching": int(s.players.researching[p]),
+        }
+        for p, role in enumerate(ROLES)
+    }
+    cities = []
+    for p, role in enumerate(ROLES):
+        for c in np.flatnonzero(s.cities.exists[p]):
+            tile = int(s.cities.pos[p, c])
+            item = int(s.cities.constructing[p, c])
+            cities.append(
+                {
+                    "owner": role,
+                    "city": int(c),
+                    "at": f"({tile // COLS}, {tile % COLS})",
+                    "population": int(s.cities.pop[p, c]),
+                    "hit points": round(100 * float(s.cities.hp[p, c])),
+                    "building": names[item] if item >= 0 else "",
+                    "buildings": [tb.building_names[b] for b in np.flatnonzero(s.cities.buildings[p, c])],
+                }
+            )
+    sacked = np.asarray(s.players.has_sacked)
+    alive = np.asarray(s.cities.exists).any(1) | (np.asarray(s.units.kind) > 0).any(1)
+    victory = [
+        {
+            "player": role,
+            "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked",
+            "in the game": bool(alive[p]),
+        }
+        for p, role in enumerate(ROLES)
+    ]
+    return [
+        {"title": "Technologies", "kind": "techtree", "tree": "tech_tree", "players": techs},
+        {
+            "title": "Demographics",
+            "kind": "plots",
+            "fields": ["population", "production", "gold", "science", "culture", "military"],
+        },
+        {"title": "Cities", "kind": "table", "rows": cities},
+        {
+            "title": "Victory",
+            "kind": "table",
+            "rows": victory,
+            "note": f"round {int(s.turn)} of {int(s.turn_cap)}; domination is this stage's victory",
+        },
+    ]
 
 
 def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, Any]:
@@ -78,7 +198,6 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
             "r": int(r[i]),
             "terrain": terrain,
             "owner": ROLES[t.owner[i]] if t.owner[i] >= 0 else None,
-            "fog": {role: int(t.visibility[p, i]) for p, role in enumerate(ROLES)},
         }
         if i in cities:
             p, c = cities[i]
@@ -91,22 +210,18 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
         cells.append(cell)
     players = []
     for p, role in enumerate(ROLES):
-        fields = {
-            "cities": int(s.cities.exists[p].sum()),
-            "population": int(s.cities.pop[p].sum()),
-            "techs": int(s.players.techs[p].sum()),
-            "gold": round(float(s.players.gold[p]), 1),
-            "happiness": round(float(s.players.happiness[p]), 1),
-            "units": int((s.units.kind[p] > 0).sum()),
-        }
         score = float(scores[p]) if scores is not None else float(s.players.prev_score[p])
-        players.append({"role": role, "score": score, "fields": fields})
+        players.append({"role": role, "score": score, "fields": _player_fields(s, p, tb)})
+    vis = np.asarray(t.visibility).astype(np.uint8) + ord("0")
     return {
         "layout": "pointy",
         "cells": cells,
         "edges": river_edges(lay.river),
+        "fog": {role: fog_runs(vis[p].tobytes().decode("ascii")) for p, role in enumerate(ROLES)},
         "players": players,
         "panels": {"Turn": {"round": int(s.turn), "to_move": ROLES[int(s.player)]}},
+        "tech_tree": tech_tree(),
+        "screens": _screens(s, tb),
     }
 
 
@@ -131,7 +246,16 @@ class Recorder:
         self.record_state(select_game(games, self.device, self.game))
 
     def record_state(self, state: GameState) -> None:
-        self._write(self._encoder.encode(frame_of(state)))
+        """Append one game's state (numpy or JAX arrays, no batch axes)."""
+        state = jax.tree_util.tree_map(np.asarray, state)
+        mover = (int(state.player) - 1) % len(ROLES) if self.frames else None
+        line = {
+            "step": self.frames,
+            "round": int(state.turn),
+            "role": ROLES[mover] if mover is not None else None,
+            "delta": self._encoder.encode(frame_of(state)),
+        }
+        self._write(line)
         self.frames += 1
 
     def close(self) -> None:
@@ -144,8 +268,61 @@ class Recorder:
         self.close()
 
 
+class GameStateRecorder:
+    """The spec's recorder: ``create``, ``record`` (returns the recorder), ``save_replay``.
+
+    ``num_steps`` is how many records the caller plans (kept in the header); recording more or
+    fewer is fine, since nothing is allocated ahead.
+    """
+
+    def __init__(self, num_steps: int, spool: Recorder) -> None:
+        self.num_steps = num_steps
+        self._spool = spool
+
+    @classmethod
+    def create(cls, reference_gamestate: GameState, num_steps: int) -> GameStateRecorder:
+        """A recorder for games shaped like ``reference_gamestate`` (one game, no batch axes)."""
+        if np.ndim(reference_gamestate.turn) != 0:
+            raise ValueError(
+                "reference_gamestate must be one game: index the device and game axes first "
+                "(jax.tree_util.tree_map(lambda x: x[device_idx][games_idx], games))"
+            )
+        if not isinstance(num_steps, int) or num_steps < 1:
+            raise ValueError(f"num_steps must be a positive int, got {num_steps!r}")
+        folder = Path(tempfile.mkdtemp(prefix="terranova-recorder-"))
+        return cls(num_steps, Recorder(folder / "spool.jsonl.gz", num_steps=num_steps))
+
+    @property
+    def frames(self) -> int:
+        return self._spool.frames
+
+    def record(self, gamestate: GameState) -> GameStateRecorder:
+        """Append ``gamestate`` (one game) and return the recorder, as the spec's loop expects."""
+        if np.ndim(gamestate.turn) != 0:
+            raise ValueError("record takes one game: index the device and game axes first")
+        self._spool.record_state(gamestate)
+        return self
+
+    def save_replay(self, path: str | Path) -> Path:
+        """Write everything recorded so far to ``path`` (gzip NDJSON); recording may go on."""
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self._spool._file.flush()  # a sync flush: all recorded so far is readable, the stream stays open
+        unzip = zlib.decompressobj(wbits=31)
+        with self._spool.path.open("rb") as src, gzip.open(out, "wb") as dst:
+            while chunk := src.read(1 << 20):
+                dst.write(unzip.decompress(chunk))
+        return out
+
+    def __del__(self) -> None:
+        spool = getattr(self, "_spool", None)
+        if spool is not None:
+            spool.close()
+            shutil.rmtree(spool.path.parent, ignore_errors=True)
+
+
 def read_replay(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and the full frames of a recorded file."""
     with gzip.open(path, "rt", encoding="utf-8") as f:
         lines = [json.loads(line) for line in f]
-    return lines[0], list(decode_frames(lines[1:]))
+    return lines[0], list(decode_frames(line.get("delta", line) for line in lines[1:]))

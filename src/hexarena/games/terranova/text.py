@@ -1,94 +1,371 @@
-"""Text for players who read rather than look: the tiles around a player's units and cities.
+"""The text view of Terra Nova for one player: a summary first, then details for what is in reach.
 
-Built from the player's own observation only (never the full state), so nothing the player has
-not seen can appear: unexplored tiles say so, and other players' units are listed only where the
-observation shows them.
+Everything comes from the player's own observation (fog of war applies) and its options this turn
+(:mod:`.options`). Places are ``(row, col)``; units and cities are named by their slot numbers,
+which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (culture, faith,
+golden ages, trade, city-state influence, great people) are left out rather than shown empty;
+they appear as the simulator fills those observation fields.
 """
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from importlib import resources
 from typing import Any
 
 import numpy as np
 
-from hexarena.games.terranova.geometry import COLS, neighbors
+from hexarena.games.terranova import formulas
+from hexarena.games.terranova.geometry import COLS, work_area
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
-from hexarena.games.terranova.tables import Tables
+from hexarena.games.terranova.tables import CULTURE, FOOD, GOLD, PROD, SCIENCE, Tables, load_tables
 
-DIRECTIONS = ("east", "north-east", "north-west", "west", "south-west", "south-east")
+YIELD_LETTERS = ("food", "prod", "gold", "faith", "culture", "science", "happy")
+MAX_TILES = 6  # tiles listed per unit or city (the best first)
+ORDERS_HELP = (
+    "Orders (separate with ';', names or numbers, any case): research TECH[, TECH...]; "
+    "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
+    "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...). "
+    "Whatever you leave out follows the default: the heuristic bot's choice. JSON moves work too."
+)
 
 
-def _units_by_tile(obs: dict[str, Any], tb: Tables, me: int) -> dict[int, list[str]]:
-    units = obs["units"]
-    at: dict[int, list[str]] = {}
-    for p in range(len(ROLES)):
-        for slot in np.flatnonzero(units["unit_type"][p] > 0):
-            row, col = units["unit_rowcol"][p, slot]
-            owner = "your" if p == me else f"{ROLES[p]}'s"
-            at.setdefault(int(row) * COLS + int(col), []).append(
-                f"{owner} {tb.unit_names[units['unit_type'][p, slot]]}"
+def at(tile: int) -> str:
+    return f"({tile // COLS}, {tile % COLS})"
+
+
+def yields_text(y: np.ndarray) -> str:
+    parts = [f"{v:g} {YIELD_LETTERS[i]}" for i, v in enumerate(np.round(y[:7], 1)) if v > 0]
+    return ", ".join(parts) if parts else "no yield"
+
+
+def _turns(need: float, per_turn: float) -> str:
+    if need <= 0:
+        return "done next turn"
+    if per_turn <= 0:
+        return "never at this rate"
+    n = int(np.ceil(need / per_turn))
+    return f"{n} turn{'s' if n != 1 else ''}"
+
+
+class TextView:
+    """One player's view as text: ``TextView(obs, opts, me, tables).render(header, news)``."""
+
+    def __init__(self, obs: dict[str, Any], opts: dict[str, Any], me: int, tb: Tables | None = None) -> None:
+        self.obs, self.opts, self.me = obs, opts, me
+        self.tb = tb or load_tables()
+        self.units = obs["units"]
+        self.pc = obs["player_cities"]
+        self.vis = np.asarray(obs["visibility_map"]).reshape(-1)
+        self.yields = np.asarray(obs["yield_map_players"]).reshape(-1, obs["yield_map_players"].shape[-1])
+        self.units_at = self._units_by_tile()
+
+    # -- tiles -------------------------------------------------------------------------------
+    def _units_by_tile(self) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {}
+        for p in range(len(ROLES)):
+            for slot in np.flatnonzero(self.units["unit_type"][p] > 0):
+                row, col = self.units["unit_rowcol"][p, slot]
+                who = "your" if p == self.me else f"{ROLES[p]}'s"
+                name = self.tb.unit_names[self.units["unit_type"][p, slot]]
+                out.setdefault(int(row) * COLS + int(col), []).append(f"{who} {name}")
+        return out
+
+    def tile(self, tile: int, with_yields: bool = True) -> str:
+        """A tile as the player knows it: terrain, feature, resource, improvement, owner, units."""
+        o = self.obs
+        row, col = divmod(tile, COLS)
+        if self.vis[tile] <= 0:
+            return f"{at(tile)} unexplored"
+        terrain = int(o["terrain_map"][row, col])
+        name = "lake" if o["lake_map"][row, col] > 0 else TERRAIN_KEYS[terrain] if terrain >= 0 else "?"
+        parts = [{2: f"{name} hill", 3: "mountain"}.get(int(o["elevation_map"][row, col]), name)]
+        feature = int(o["feature_map"][row, col])
+        if feature > 0:
+            parts.append(FEATURE_KEYS[feature])
+        if o["edge_river_map"][row, col].max() > 0:
+            parts.append("river")
+        resource = int(o["visible_resources_map_players"][row, col])
+        if resource > 0:
+            parts.append(self.tb.resource_names[resource])
+        improvement = int(o["improvement_map"][row, col])
+        if improvement > 0:
+            parts.append(self.tb.improvement_names[improvement])
+        if o["road_map"][row, col] > 0:
+            parts.append("road")
+        owners = np.flatnonzero(self.pc["ownership_map"][:, :, row, col].max(axis=1) >= 2)
+        if len(owners):
+            parts.append("your land" if owners[0] == self.me else f"{ROLES[owners[0]]}'s land")
+        if int(o["cs_ownership_map"][row, col]) > 0:
+            parts.append("city-state land")
+        if self.vis[tile] == 1:
+            parts.append("not in sight now")
+        elif tile in self.units_at:
+            parts.append("with " + ", ".join(self.units_at[tile]))
+        text = f"{at(tile)} {' '.join(parts[:1])}{', ' if len(parts) > 1 else ''}{', '.join(parts[1:])}"
+        return f"{text} [{yields_text(self.yields[tile])}]" if with_yields else text
+
+    def tile_value(self, tiles: np.ndarray) -> np.ndarray:
+        y = self.yields[tiles]
+        return np.where(self.vis[tiles] > 0, 2 * y[:, FOOD] + 1.5 * y[:, PROD] + y[:, GOLD], -1.0)
+
+    # -- sections ----------------------------------------------------------------------------
+    def empire(self, turn: int) -> list[str]:
+        o, tb, me, pc = self.obs, self.tb, self.me, self.pc
+        mine = np.flatnonzero(pc["city_ids"][me] > 0)
+        city_y = np.asarray(pc["yields"])[mine]
+        n_units = int((self.units["unit_type"][me] > 0).sum())
+        income = float(city_y[:, GOLD].sum()) if len(mine) else 0.0
+        upkeep_b = float(np.asarray(pc["bldg_maintenance"])[mine].sum())
+        upkeep_u = float(formulas.unit_upkeep(np.float32(n_units), np.float32(turn)))
+        gpt = income - upkeep_b - upkeep_u
+        science = float(city_y[:, SCIENCE].sum()) if len(mine) else 0.0
+        lines = [
+            f"Treasury {float(o['treasury']):.0f} gold, about {gpt:+.1f} per turn (cities +{income:.1f}, "
+            f"buildings -{upkeep_b:.1f}, units -{upkeep_u:.1f}; roads and city connections not counted).",
+        ]
+        r = int(o["is_researching"])
+        stored = float(o["science_reserves"])
+        if r >= 0:
+            cost = float(tb.tech_cost[r])
+            lines.append(
+                f"Science {science:.1f} per turn; researching {tb.tech_names[r]} {stored:.0f}/{cost:.0f} "
+                f"({_turns(cost - stored, science)} left)."
             )
-    return at
-
-
-def _owner(obs: dict[str, Any], row: int, col: int, me: int) -> str | None:
-    owners = np.flatnonzero(obs["player_cities"]["ownership_map"][:, :, row, col].max(axis=1) > 0)
-    if len(owners) == 0:
-        return None
-    return "yours" if owners[0] == me else f"{ROLES[owners[0]]}'s"
-
-
-def describe_tile(obs: dict[str, Any], tb: Tables, tile: int, me: int, units_at: dict[int, list[str]]) -> str:
-    """One tile as the player knows it: terrain, feature, resource, improvement, owner, units."""
-    row, col = divmod(tile, COLS)
-    if obs["visibility_map"][row, col] <= 0:
-        return "unexplored"
-    terrain = int(obs["terrain_map"][row, col])
-    name = "lake" if obs["lake_map"][row, col] > 0 else TERRAIN_KEYS[terrain] if terrain >= 0 else "unknown"
-    elevation = int(obs["elevation_map"][row, col])
-    parts = [{2: f"{name} hill", 3: "mountain"}.get(elevation, name)]
-    feature = int(obs["feature_map"][row, col])
-    if feature > 0:
-        parts.append(FEATURE_KEYS[feature])
-    resource = int(obs["visible_resources_map_players"][row, col])
-    if resource > 0:
-        parts.append(tb.resource_names[resource])
-    improvement = int(obs["improvement_map"][row, col])
-    if improvement > 0:
-        parts.append(tb.improvement_names[improvement])
-    if obs["road_map"][row, col] > 0:
-        parts.append("road")
-    owner = _owner(obs, row, col, me)
-    if owner:
-        parts.append(f"{owner} land")
-    if obs["visibility_map"][row, col] == 1:
-        parts.append("(seen before, not in sight now)")
-    elif tile in units_at:
-        parts.append("units: " + ", ".join(units_at[tile]))
-    return ", ".join(parts)
-
-
-def surroundings(obs: dict[str, Any], tb: Tables, me: int) -> list[str]:
-    """For each of the player's units and cities, its tile and the six around it."""
-    nb = neighbors()
-    units_at = _units_by_tile(obs, tb, me)
-    centres: list[tuple[str, int]] = []
-    units = obs["units"]
-    for slot in np.flatnonzero(units["unit_type"][me] > 0):
-        row, col = units["unit_rowcol"][me, slot]
-        centres.append(
-            (f"your {tb.unit_names[units['unit_type'][me, slot]]} (slot {slot})", int(row) * COLS + int(col))
+        else:
+            lines.append(f"Science {science:.1f} per turn, {stored:.0f} stored; not researching: order one.")
+        happy = float(o["happiness"])
+        mood = " (unhappy: cities grow at a quarter of the rate)" if happy < 0 else ""
+        pop = int(np.asarray(pc["population"])[me][mine].sum()) if len(mine) else 0
+        eras = era_names()
+        era = eras[int(o["era"])] if 0 <= int(o.get("era", 0)) < len(eras) else "?"
+        lines.append(
+            f"Happiness {happy:.0f}{mood}. {len(mine)} cities, population {pop}, {n_units} units, era {era}."
         )
-    pc = obs["player_cities"]
-    for c in np.flatnonzero(pc["city_ids"][me] > 0):
-        row, col = pc["city_rowcols"][me, c]
-        centres.append((f"your city {c}", int(row) * COLS + int(col)))
-    lines = []
-    for label, tile in centres:
-        lines.append(f"Around {label} at tile {tile}: {describe_tile(obs, tb, tile, me, units_at)}.")
-        for d, other in enumerate(nb[tile]):
-            if other >= 0:
+        lines.extend(self.diplomacy())
+        lines.extend(self.live_sections())
+        return lines
+
+    def diplomacy(self) -> list[str]:
+        o, me = self.obs, self.me
+        met = np.asarray(o["have_met"])
+        war = np.asarray(o["at_war"])
+        rows = []
+        for q, role in enumerate(ROLES):
+            if q == me:
+                continue
+            status = "at war" if war[me, q] else "at peace" if met[q] else "not met"
+            rows.append(f"{role} {status}")
+        lines = ["Diplomacy: " + "; ".join(rows) + "."]
+        sites = np.asarray(o["citystate_info"]["city_rowcols"])
+        known = [f"({r}, {c})" for r, c in sites if r >= 0]
+        if known:
+            lines.append(f"City states seen ({len(known)} of {len(sites)}): at " + ", ".join(known) + ".")
+        return lines
+
+    def live_sections(self) -> list[str]:
+        """Culture, faith, golden age, trade, city states, great people: only where data is live."""
+        o, me = self.obs, self.me
+        lines = []
+        policies = np.flatnonzero(np.asarray(o["policies"]) > 0)
+        if len(policies) or float(o["culture_reserves"]) > 0:
+            names = getattr(self.tb, "policy_names", None)
+            adopted = ", ".join(names[i] if names else f"#{i}" for i in policies) or "none yet"
+            lines.append(
+                f"Culture {float(o['culture_reserves']):.0f}/{float(o['culture_threshold']):.0f} toward the "
+                f"next policy; policies: {adopted}."
+            )
+        tenets = np.flatnonzero(np.asarray(o["religious_tenets"])[me] > 0)
+        if len(tenets) or float(o["faith_reserves"]) > 0:
+            lines.append(f"Faith {float(o['faith_reserves']):.0f}; tenets: {len(tenets)}.")
+        if int(o["golden_age_turns"]) > 0:
+            lines.append(f"Golden age: {int(o['golden_age_turns'])} turns left.")
+        ledger = np.asarray(o["trade_ledger"])
+        if (ledger >= 0).any() or (np.asarray(o["trade_offers"]) >= 0).any():
+            deals = [f"{ROLES[q]}: {int((ledger[q, :, 0] >= 0).sum())} deals" for q in range(len(ROLES))]
+            lines.append(f"Trade: {'; '.join(deals)}; {float(o['trade_gpt_adjustment']):+.0f} gold per turn.")
+        influence = np.asarray(o["citystate_info"]["influence_level"])
+        if influence.any():
+            lines.append(
+                "City-state influence: " + ", ".join(f"#{i} {v:.0f}" for i, v in enumerate(influence) if v)
+            )
+        if np.asarray(o["gpps"]).any():
+            lines.append(
+                f"Great-person points {np.asarray(o['gpps']).round(0).tolist()}, "
+                f"next great person at {float(o['gp_threshold']):.0f}."
+            )
+        return lines
+
+    def techs(self) -> list[str]:
+        tb = self.tb
+        known = [tb.tech_names[t] for t in np.flatnonzero(self.obs["technologies"])]
+        legal = np.flatnonzero(self.opts["techs"])
+        legal = legal[np.argsort(tb.tech_cost[legal], kind="stable")]
+        science = float(np.asarray(self.pc["yields"])[:, SCIENCE].sum())
+        offers = [
+            f"{tb.tech_names[t]} {tb.tech_cost[t]:.0f} ({_turns(tb.tech_cost[t], science)})" for t in legal
+        ]
+        return [
+            f"Known technologies ({len(known)}): {', '.join(known)}.",
+            f"Can research: {', '.join(offers)}.",
+        ]
+
+    def cities(self) -> list[str]:
+        from hexarena.games.terranova.moves import buildable_names
+
+        tb, pc, me = self.tb, self.pc, self.me
+        names = buildable_names()
+        costs = np.concatenate([tb.building_cost, tb.unit_cost[1:]])
+        lines = []
+        for c in np.flatnonzero(pc["city_ids"][me] > 0):
+            tile = int(pc["city_rowcols"][me, c, 0]) * COLS + int(pc["city_rowcols"][me, c, 1])
+            y = np.asarray(pc["yields"])[c]
+            pop = int(pc["population"][me, c])
+            food = float(pc["food_reserves"][c])
+            need = float(formulas.growth_threshold(np.float32(pop)))
+            surplus = float(y[FOOD]) - 2 * pop
+            growth = f"grows in {_turns(need - food, surplus)}" if surplus > 0 else "not growing"
+            kind = "capital" if pc["city_ids"][me, c] == 1 else "city"
+            lines.append(
+                f"City {c} ({kind}) at {at(tile)}: population {pop}, food {food:.0f}/{need:.0f} "
+                f"({surplus:+.1f} per turn, {growth}), hit points {100 * float(pc['hp'][me, c]):.0f}, "
+                f"defence {float(pc['defense'][me, c]):.1f}."
+            )
+            lines.append(f"  Yields per turn: {yields_text(y)}.")
+            built = [tb.building_names[b] for b in np.flatnonzero(pc["buildings_owned"][c])]
+            lines.append(f"  Buildings: {', '.join(built) or 'none'}.")
+            item = int(pc["is_constructing"][c])
+            prod = float(y[PROD])
+            stock = float(pc["prod_reserves"][c])
+            if item >= 0:
                 lines.append(
-                    f"  {DIRECTIONS[d]}: tile {other}, {describe_tile(obs, tb, int(other), me, units_at)}"
+                    f"  Building {names[item]} {stock:.0f}/{costs[item]:.0f} "
+                    f"({_turns(costs[item] - stock, prod)}); a started build cannot be changed."
                 )
-    return lines
+            else:
+                lines.append("  Building nothing: order one (city production turns into gold meanwhile).")
+            options = np.flatnonzero(self.opts["build"][c])
+            options = options[np.argsort(costs[options], kind="stable")]
+            label = "Can build" if item < 0 else "Can build next"
+            lines.append(
+                f"  {label}: "
+                + ", ".join(f"{names[b]} {costs[b]:.0f} ({_turns(costs[b] - stock, prod)})" for b in options)
+                + "."
+            )
+            ring = work_area()[tile, 1:]
+            worked = np.asarray(pc["worked_slots"][c]) > 0
+            owned = np.asarray(pc["ownership_map"][me, c]).reshape(-1)[np.maximum(ring, 0)] == 2
+            owned &= ring >= 0
+            if worked.any():
+                lines.append("  Worked: " + "; ".join(self.tile(int(t)) for t in ring[worked & owned]) + ".")
+            free = ring[owned & ~worked]
+            if len(free):
+                best = free[np.argsort(-self.tile_value(free), kind="stable")][:MAX_TILES]
+                lines.append(
+                    f"  Free tiles to work ({len(free)}, best first): "
+                    + "; ".join(self.tile(int(t)) for t in best)
+                    + "."
+                )
+            culture = float(pc["culture_reserves_for_border"][c])
+            lines.append(
+                f"  Culture toward the next border tile: {culture:.1f} (+{float(y[CULTURE]):.1f} per turn)."
+            )
+        return lines or ["You have no cities."]
+
+    def my_units(self) -> list[str]:
+        tb, u, me, opts = self.tb, self.units, self.me, self.opts
+        lines = []
+        for s in np.flatnonzero(u["unit_type"][me] > 0):
+            kind = int(u["unit_type"][me, s])
+            tile = int(u["unit_rowcol"][me, s, 0]) * COLS + int(u["unit_rowcol"][me, s, 1])
+            hp = float(u["health"][me, s]) * 100
+            lines.append(f"Unit {s} {tb.unit_names[kind]} at {self.tile(tile)}, health {hp:.0f}%.")
+            engaged = int(u["engaged_for_n_turns"][s])
+            if engaged > 0:
+                cat = tb.category_names[int(u["engaged_action_id"][s])]
+                lines.append(f"  Busy: {cat}, {engaged} turn{'s' if engaged != 1 else ''} left.")
+                continue
+            cats = np.flatnonzero(opts["categories"][s])
+            builds = [
+                tb.category_names[c] for c in cats if tb.category_names[c] not in ("move", "settle", "combat")
+            ]
+            can = []
+            if opts["categories"][s][1]:
+                can.append("settle here")
+            if builds:
+                can.append("build " + ", ".join(builds))
+            reach = np.flatnonzero(opts["reach"][s])
+            if len(reach):
+                can.append(f"move to {len(reach)} tiles")
+            attack = np.flatnonzero(opts["attack"][s])
+            if len(attack):
+                can.append("attack " + ", ".join(at(int(t)) for t in attack))
+            lines.append("  Can: " + ("; ".join(can) if can else "nothing this turn") + ".")
+            if len(reach):
+                lines.append("  Reach (best first): " + "; ".join(self._best_reach(reach, kind)) + ".")
+        return lines or ["You have no units."]
+
+    def _best_reach(self, reach: np.ndarray, kind: int) -> list[str]:
+        """The reachable tiles most worth a look: good land for settlers, the unknown for others."""
+        value = self.tile_value(reach)
+        if self.tb.unit_names[kind] != "settler":
+            nb = work_area()[reach, 1:7]
+            value = value + 3.0 * ((nb >= 0) & (self.vis[np.maximum(nb, 0)] == 0)).sum(1)
+        best = reach[np.argsort(-value, kind="stable")][:MAX_TILES]
+        return [self.tile(int(t)) for t in best]
+
+    def foreign(self) -> list[str]:
+        u, pc, me = self.units, self.pc, self.me
+        seen = []
+        for p in range(len(ROLES)):
+            if p == me:
+                continue
+            for s in np.flatnonzero(u["unit_type"][p] > 0):
+                tile = int(u["unit_rowcol"][p, s, 0]) * COLS + int(u["unit_rowcol"][p, s, 1])
+                hp = float(u["health"][p, s]) * 100
+                seen.append(
+                    f"{ROLES[p]} {self.tb.unit_names[u['unit_type'][p, s]]} at {at(tile)} ({hp:.0f}%)"
+                )
+            for c in np.flatnonzero(pc["city_ids"][p] > 0):
+                tile = int(pc["city_rowcols"][p, c, 0]) * COLS + int(pc["city_rowcols"][p, c, 1])
+                seen.append(f"{ROLES[p]} city at {at(tile)} (population {int(pc['population'][p, c])})")
+        return ["Others in sight or known: " + "; ".join(seen) + "."] if seen else []
+
+    def render(self, header: list[str], news: list[str], footer: list[str]) -> str:
+        turn = int(self.obs["current_turn"])
+        parts = [*header]
+        if news:
+            parts += ["", "Since your last turn:", *(f"- {n}" for n in news)]
+        parts += ["", "== Empire ==", *self.empire(turn)]
+        parts += ["", "== Technologies ==", *self.techs()]
+        parts += ["", "== Cities ==", *self.cities()]
+        parts += ["", "== Units ==", *self.my_units(), *self.foreign()]
+        parts += ["", *footer]
+        return "\n".join(parts)
+
+
+@cache
+def era_names() -> tuple[str, ...]:
+    doc = resources.files("hexarena.games.terranova").joinpath("data", "technologies.json").read_text()
+    return tuple(json.loads(doc)["eras"])
+
+
+def describe_executed(executed: list) -> str:
+    """The executed-action lists of a move (the spec's executed tuple) in words."""
+    from hexarena.games.terranova.moves import buildable_names
+
+    tb = load_tables()
+    _trade, _policy, _tenet, tech, (cats, targets), (_worked, built) = executed
+    parts = []
+    if tech[0] >= 0:
+        parts.append(f"started researching {tb.tech_names[tech[0]]}")
+    for slot, (cat, target) in enumerate(zip(cats, targets, strict=True)):
+        if cat < 0:
+            continue
+        name = tb.category_names[cat]
+        where = f" {at(target)}" if name in ("move", "combat") and target >= 0 else ""
+        parts.append(f"unit {slot} {'attack' if name == 'combat' else name}{where}")
+    names = buildable_names()
+    parts += [f"city {c} started {names[b]}" for c, b in enumerate(built) if b >= 0]
+    return "; ".join(parts) or "nothing new (units busy, builds under way)"

@@ -1,4 +1,4 @@
-/* hexarena replay viewer, part 4 of 4: controls, keys, loading, following a running match. */
+/* hexarena replay viewer, part 5 of 5: controls, keys, loading, following a running match. */
 "use strict";
 
 function seek(s) {
@@ -49,6 +49,7 @@ function setFog(role) {
   View.fogRole = role;
   document.getElementById("fog").value = role;
   View.refog = true;
+  View.fogRef = null;
   render(View.step);
 }
 
@@ -133,7 +134,10 @@ function bindControls() {
 /** The fog-of-war choices: off, and every role that some cell has fog for. */
 function buildFogOptions() {
   const roles = new Set();
-  for (const st of View.data.steps) for (const c of st.delta.cells) if (c.fog) for (const r in c.fog) roles.add(r);
+  for (const st of View.data.steps) {
+    for (const c of st.delta.cells) if (c.fog) for (const r in c.fog) roles.add(r);
+    if (st.delta.fog && typeof st.delta.fog === "object") for (const r in st.delta.fog) roles.add(r);
+  }
   const fog = document.getElementById("fog");
   fog.replaceChildren(h("option", { value: "", textContent: "fog: off (all visible)" }),
     ...[...roles].map((r) => h("option", { value: r, textContent: `fog: ${r}` })));
@@ -186,7 +190,7 @@ function refresh(data) {
   View.model = decode(data.steps, data.warnings);
   if (View.model.ids.length !== cells) buildMap();
   View.shown = [];
-  View.edgesRef = View.playersRef = View.panelsRef = null;
+  View.edgesRef = View.playersRef = View.panelsRef = View.fogRef = View.screensRef = null;
   buildRecordViews();
   render(following ? View.model.snaps.length - 1 : Math.min(View.step, View.model.snaps.length - 1));
 }

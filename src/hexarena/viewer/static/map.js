@@ -1,4 +1,4 @@
-/* hexarena replay viewer, part 2 of 4: the hex map (cells, fog, outlines, borders, edges). */
+/* hexarena replay viewer, part 2 of 5: the hex map (cells, fog, outlines, borders, edges). */
 "use strict";
 
 const SHAPES = {
@@ -51,12 +51,36 @@ function drawCell(i, c) {
 /** The fog over cell i for the chosen role, in a layer above rivers and borders so that they hide
  * too: dark where the role has never looked, dimmed where it saw the cell once. */
 function drawFog(i, c, transform) {
-  const f = View.fogRole && c && c.fog ? c.fog[View.fogRole] : undefined;
+  const f = fogOf(i, c);
   let node = View.fogNodes[i];
   if (f === undefined || f >= 2) { if (node) node.remove(); View.fogNodes[i] = undefined; return; }
   if (!node) node = View.fogNodes[i] = el("polygon", { points: View.hexOuter }, View.layers.fog);
   node.setAttribute("class", f === 0 ? "fog unseen" : "fog seen");
   node.setAttribute("transform", transform);
+}
+
+/** Cell i's fog for the chosen role: from the frame's per-role fog string (one digit per cell),
+ * else from the cell's own ``fog`` mapping; undefined when no fog view is chosen. */
+function fogOf(i, c, role = View.fogRole) {
+  if (!role || !c) return undefined;
+  const all = View.cur && View.cur.top.fog;
+  if (all && typeof all[role] === "string") {
+    const d = fogDigits(all, role).charCodeAt(i) - 48;
+    return d >= 0 && d <= 9 ? d : undefined;
+  }
+  return c.fog ? c.fog[role] : undefined;
+}
+
+/** A role's fog as one digit per cell, decoded once per frame from the run form "r:<digit><count>,...". */
+const FOG_DIGITS = new WeakMap();
+function fogDigits(all, role) {
+  let known = FOG_DIGITS.get(all);
+  if (!known) FOG_DIGITS.set(all, (known = {}));
+  if (!(role in known)) {
+    const v = all[role];
+    known[role] = v.startsWith("r:") ? v.slice(2).split(",").map((run) => run.charAt(0).repeat(Number(run.slice(1)) || 0)).join("") : v;
+  }
+  return known[role];
 }
 
 /** Where icon ``k`` of ``n`` sits in its hex: one or two in a row, three or four in a square;
@@ -129,8 +153,14 @@ function drawEdges(edges) {
     if (!ca || !cb) continue;
     const style = lookup(View.vocab.edges, e.kind) || { c: `hsl(${hashHue(e.kind)},50%,40%)`, w: 3 };
     const a = centre(ca), b = centre(cb);
-    if (Math.hypot(b[0] - a[0], b[1] - a[1]) > R * 1.8) continue; // not neighbours on screen (a wrapped map's seam)
-    const path = el("path", { d: sharedSide(a, b), class: `edge edge-${e.kind}`, stroke: style.c, "stroke-width": style.w }, layer);
+    let d = sharedSide(a, b);
+    if (Math.hypot(b[0] - a[0], b[1] - a[1]) > R * 1.8) { // not neighbours on screen: a wrapped map's seam
+      if (!Number.isInteger(e.side)) continue;
+      const k = ((e.side % 6) + 6) % 6, back = (k + 3) % 6;
+      const beyond = (c, j) => centre({ q: c.q + NEIGHBOURS[j][0], r: c.r + NEIGHBOURS[j][1] });
+      d = sharedSide(a, beyond(ca, k)) + sharedSide(b, beyond(cb, back)); // the side on each edge of the map
+    }
+    const path = el("path", { d, class: `edge edge-${e.kind}`, stroke: style.c, "stroke-width": style.w }, layer);
     if (style.dash) path.setAttribute("stroke-dasharray", style.dash);
   }
 }
@@ -187,6 +217,10 @@ function render(s) {
     drawCell(i, c);
     View.shown[i] = c;
   }
+  if (snap.top.fog !== View.fogRef) { // per-role fog strings: redraw the fog of every cell
+    for (let i = 0; i < n; i++) if (cells[i]) drawFog(i, cells[i], View.groups[i].getAttribute("transform"));
+    View.fogRef = snap.top.fog;
+  }
   View.refog = false;
   if (geometry) {
     buildNeighbours(cells);
@@ -197,6 +231,7 @@ function render(s) {
   if (snap.top.edges !== View.edgesRef) { drawEdges(snap.top.edges); View.edgesRef = snap.top.edges; }
   if (snap.top.players !== View.playersRef) { renderPlayers(snap.top.players); View.playersRef = snap.top.players; }
   if (snap.top.panels !== View.panelsRef) { renderPanels(snap.top.panels); View.panelsRef = snap.top.panels; }
+  if (snap.top.screens !== View.screensRef) { renderScreens(snap); View.screensRef = snap.top.screens; }
   renderStatus();
   markMover();
   markChart();

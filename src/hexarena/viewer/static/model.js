@@ -1,7 +1,7 @@
-/* hexarena replay viewer, part 1 of 4: helpers, the decoded record, and the game's vocabulary.
+/* hexarena replay viewer, part 1 of 5: helpers, the decoded record, and the game's vocabulary.
  * The viewer draws any record in the hexarena-frames format (see core/frames.py) with plain JS
- * and SVG, no dependencies. page.py concatenates palette.js, model.js, map.js, panels.js and
- * app.js into one script in the page. */
+ * and SVG, no dependencies. page.py concatenates palette.js, model.js, map.js, panels.js,
+ * screens.js and app.js into one script in the page. */
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -77,7 +77,8 @@ const View = {
   step: 0, cur: null, timer: null, speed: 4, fogRole: "", // what is shown, playing, the fog view
   layers: null, groups: [], fogNodes: [], shown: [], refog: false, // SVG nodes, cells as drawn
   cornerOffset: -30, nbr: null, viewBox: null, homeBox: null, // geometry, neighbour table, zoom
-  edgesRef: null, playersRef: null, panelsRef: null, // the frame parts drawn last (redrawn on change)
+  edgesRef: null, playersRef: null, panelsRef: null, fogRef: null, screensRef: null, // drawn last
+  screen: "", screenRole: "", // the screen shown and the player it shows
   chartX: null, chartCursor: null, logRows: null, logCurrent: null, // score chart and move log
   roleColour: new Map(), hoverIndex: undefined, stopFollowing: false,
 };

@@ -1,4 +1,4 @@
-/* hexarena replay viewer, part 3 of 4: the side panels (players, game panels, status, score
+/* hexarena replay viewer, part 3 of 5: the side panels (players, game panels, status, score
  * chart, move log) and the hover details. */
 "use strict";
 
@@ -282,7 +282,8 @@ function showDetails(i) {
   if (Array.isArray(c.icons) && c.icons.length) {
     row("icons", c.icons.map((x) => iconSpec(x, null)).map((x) => x.name + (x.owner ? ` (${x.owner})` : "")));
   }
-  if (c.fog) row("fog", Object.entries(c.fog).map(([r, f]) => `${r}: ${["unseen", "seen", "visible"][f] || f}`));
+  const fogs = View.data.roles.map((r) => [r, fogOf(i, c, r)]).filter(([, f]) => f !== undefined);
+  if (fogs.length) row("fog", fogs.map(([r, f]) => `${r}: ${["unseen", "seen", "visible"][f] || f}`));
   for (const [k, v] of Object.entries(isRecord(c.info) ? c.info : {})) if (c[k] !== v) row(k, v); // no repeats
   tip.replaceChildren(h("div", { className: "tip-head" }, `${c.id}`, h("span", { className: "qr" }, ` (${c.q}, ${c.r})`)), t);
   tip.hidden = false;

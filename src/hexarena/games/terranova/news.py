@@ -1,0 +1,99 @@
+"""What happened since a player's last turn: contacts, wars, peace, cities founded or lost, wonders.
+
+After every move the adapter notes a few public facts (:class:`Facts`) for the player who moved;
+when that player's turn comes again, :func:`news` compares them with the facts of now and says
+what changed, limited to what the player can know: its own contacts and wars, cities on tiles it
+has seen, and world wonders (announced to everyone, as in Civilization).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from hexarena.games.terranova.geometry import COLS
+from hexarena.games.terranova.recorder import ROLES
+from hexarena.games.terranova.state import GameState
+from hexarena.games.terranova.tables import load_tables
+
+
+class Facts(NamedTuple):
+    met: np.ndarray  # (6, 6) bool: [p, q] p has seen q's units or cities
+    at_war: np.ndarray  # (6, 6) bool
+    city_pos: np.ndarray  # (6, 10) int tile, -1 none
+    wonders: np.ndarray  # (6, 148) bool: world wonders each player owns
+
+
+def contacts(state: GameState, met: np.ndarray | None) -> np.ndarray:
+    """(6, 6) ``met`` updated with every unit and city each player sees now."""
+    vis = np.asarray(state.tiles.visibility) == 2
+    n = vis.shape[0]
+    kind, upos = np.asarray(state.units.kind), np.asarray(state.units.pos)
+    exists, cpos = np.asarray(state.cities.exists), np.asarray(state.cities.pos)
+    now = np.eye(n, dtype=bool)
+    for q in range(n):
+        tiles = np.concatenate([upos[q][kind[q] > 0], cpos[q][exists[q]]])
+        if len(tiles):
+            now[:, q] |= vis[:, tiles].any(1)
+    now |= now.T  # meeting is mutual
+    return now if met is None else (met | now)
+
+
+def facts_of(state: GameState, met: np.ndarray) -> Facts:
+    tb = load_tables()
+    exists = np.asarray(state.cities.exists)
+    world = tb.building_kind == 1
+    return Facts(
+        met=met.copy(),
+        at_war=np.asarray(state.players.at_war).copy(),
+        city_pos=np.where(exists, np.asarray(state.cities.pos), -1),
+        wonders=np.asarray(state.cities.buildings).any(1) & world[None, :],
+    )
+
+
+def _at(tile: int) -> str:
+    return f"({tile // COLS}, {tile % COLS})"
+
+
+def news(before: Facts | None, now: Facts, me: int, seen: np.ndarray) -> list[str]:
+    """Lines about what changed for player ``me`` between ``before`` and ``now``; ``seen`` (H,)
+    is True where ``me`` has ever seen the tile."""
+    if before is None:
+        return []
+    tb = load_tables()
+    name = lambda q: "you" if q == me else ROLES[q]  # noqa: E731
+    out = []
+    for q in np.flatnonzero(now.met[me] & ~before.met[me]):
+        out.append(f"You met {ROLES[q]}.")
+    for q in range(len(ROLES)):
+        if q == me or not now.met[me, q]:
+            continue
+        if now.at_war[me, q] and not before.at_war[me, q]:
+            out.append(f"War: you are now at war with {ROLES[q]}.")
+        elif before.at_war[me, q] and not now.at_war[me, q]:
+            out.append(f"Peace: you are at peace with {ROLES[q]} again.")
+    for q in range(len(ROLES)):
+        old, new = (
+            set(before.city_pos[q][before.city_pos[q] >= 0]),
+            set(now.city_pos[q][now.city_pos[q] >= 0]),
+        )
+        for tile in sorted(new - old):
+            taken = [p for p in range(len(ROLES)) if tile in before.city_pos[p]]
+            if q == me or seen[tile] or me in taken:
+                whose = (
+                    "your city"
+                    if taken and taken[0] == me
+                    else f"the city of {name(taken[0])}"
+                    if taken
+                    else ""
+                )
+                verb = f"took {whose}" if taken else "founded a city"
+                out.append(f"{name(q).capitalize()} {verb} at {_at(tile)}.")
+        for tile in sorted(old - new):
+            if q == me and not any(tile in now.city_pos[p] for p in range(len(ROLES))):
+                out.append(f"Your city at {_at(tile)} was destroyed.")
+    for q, b in zip(*np.nonzero(now.wonders & ~before.wonders), strict=True):
+        if q != me:
+            out.append(f"{ROLES[q].capitalize()} completed the world wonder {tb.building_names[b]}.")
+    return out

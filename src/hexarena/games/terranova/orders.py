@@ -1,0 +1,284 @@
+"""Compact text orders: many endpoints in one move, the rest filled by the heuristic bot.
+
+::
+
+    research Writing; city 0 build Granary; unit 3 move 12,40; unit 4 settle; unit 5 build farm
+
+Orders are separated by ``;`` or new lines and read leniently: any case and spacing, names with
+spaces, hyphens or underscores (``Animal Husbandry``), a unique prefix of a name, numbers for
+slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
+
+=====================================  =====================================================
+``research T[, T...]``                 technologies, most wanted first (also ``tech``)
+``city N build B[, B...]``             what city N starts when it is free (also ``produce``)
+``city N work R,C[; R,C...]``          tiles its citizens work, best first (also ``tiles``)
+``unit N move R,C`` (``go``, ``explore``)  move unit N
+``unit N settle`` (``found``)          found a city on the unit's tile
+``unit N attack R,C``                  attack there (entering closed borders declares war)
+``unit N build I`` or ``unit N I``     a worker build: farm, mine, road, chop forest...
+``policy P[, P...]`` (``adopt``)       social policies, most wanted first (once the tables
+                                       name them: stage 2)
+=====================================  =====================================================
+
+:func:`parse_orders` turns the text into the sparse JSON move of :mod:`.moves` with
+``"fill": "heuristic"``. Such a move is checked against the player's options when it is played
+(an impossible order is an error naming it, not silently dropped) and every endpoint it does not
+mention (the technology, a unit, a city) gets the heuristic bot's preferences
+(:class:`~.bot.HeuristicPlayer`), so a player gives only the orders it cares about.
+Orders for endpoints the simulator does not have yet (policies before stage 2; religion, trade
+deals, caravans) are refused with a message saying so.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from hexarena.core.errors import IllegalMoveError, MoveParseError
+from hexarena.games.terranova.geometry import COLS, ROWS, work_area
+from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
+from hexarena.games.terranova.tables import load_tables
+
+FILL = "heuristic"
+POLICY_VERBS = ("policy", "policies", "adopt")
+LATER_STAGE = {
+    **dict.fromkeys(POLICY_VERBS, "social policies"),
+    "tenet": "religion",
+    "religion": "religion",
+    "pantheon": "religion",
+    "offer": "trade deals",
+    "accept": "trade deals",
+    "deny": "trade deals",
+    "reject": "trade deals",
+    "trade": "trade deals",
+    "caravan": "trade routes",
+}
+UNIT_VERBS = {
+    "move": "move",
+    "go": "move",
+    "explore": "move",
+    "moveto": "move",
+    "settle": "settle",
+    "found": "settle",
+    "attack": "combat",
+    "combat": "combat",
+    "fight": "combat",
+}
+_PLACE = re.compile(r"^\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?$")
+
+
+def norm(name: str) -> str:
+    return re.sub(r"[\s\-]+", "_", name.strip().lower()).strip("_")
+
+
+def lookup(name: str, names: Sequence[str], what: str, order: str) -> str:
+    """The name in ``names`` meant by ``name``: exact (normalized) or a unique prefix."""
+    key = norm(name)
+    pool = [n for n in names if n and n != "none"]
+    if key in pool:
+        return key
+    starts = [n for n in pool if n.startswith(key)] if key else []
+    if len(starts) == 1:
+        return starts[0]
+    close = starts[:5] or difflib.get_close_matches(key, pool, n=4, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise MoveParseError(f"order {order!r}: unknown {what} {name.strip()!r}{hint}")
+
+
+def place(text: str, order: str) -> list[int]:
+    m = _PLACE.match(text.strip())
+    if not m:
+        raise MoveParseError(f"order {order!r}: expected a place as ROW,COL, got {text.strip()!r}")
+    row, col = int(m.group(1)), int(m.group(2))
+    if not (0 <= row < ROWS and 0 <= col < COLS):
+        raise MoveParseError(
+            f"order {order!r}: ({row}, {col}) is off the map (rows 0-{ROWS - 1}, cols 0-{COLS - 1})"
+        )
+    return [row, col]
+
+
+def _slot(text: str, size: int, what: str, order: str) -> str:
+    if not text.isdigit() or not 0 <= int(text) < size:
+        raise MoveParseError(f"order {order!r}: {what} must be a number 0-{size - 1}, got {text!r}")
+    return str(int(text))
+
+
+def _split_list(text: str) -> list[str]:
+    return [t for t in (x.strip() for x in re.split(r",|\band\b", text)) if t]
+
+
+def _places(text: str, order: str) -> list[list[int]]:
+    chunks = re.findall(r"\(?\s*-?\d+\s*[, ]\s*-?\d+\s*\)?", text)
+    if not chunks or re.sub(r"\(?\s*-?\d+\s*[, ]\s*-?\d+\s*\)?|[;,\s]|\band\b", "", text):
+        raise MoveParseError(f"order {order!r}: expected places as ROW,COL, got {text.strip()!r}")
+    return [place(c, order) for c in chunks]
+
+
+def parse_orders(text: str) -> dict[str, Any]:
+    """The sparse move (``"fill": "heuristic"``) of a text of orders; MoveParseError names a bad one."""
+    from hexarena.games.terranova.moves import buildable_names
+
+    tb = load_tables()
+    move: dict[str, Any] = {"fill": FILL}
+    orders = [o.strip() for o in re.split(r"[;\n]", text) if o.strip()]
+    if not orders:
+        raise MoveParseError("no orders given (an empty move is '{}' or 'pass')")
+    for order in orders:
+        words = order.replace(":", " ").split()
+        verb = words[0].lower()
+        if verb in ("pass", "end", "done", "default", "defaults"):
+            continue
+        policies = getattr(tb, "policy_names", None)  # the tables of stage 2 name the 54 policies
+        if verb in POLICY_VERBS and policies:
+            names = _split_list(" ".join(words[1:]))
+            if not names:
+                raise MoveParseError(f"order {order!r}: adopt which policy?")
+            move["policy"] = [lookup(n, policies, "policy", order) for n in names]
+            continue
+        if verb in LATER_STAGE:
+            raise MoveParseError(
+                f"order {order!r}: {LATER_STAGE[verb]} are not in this stage of Terra Nova yet "
+                "(orders now: research, city ... build/work, unit ... move/settle/attack/build)"
+            )
+        if verb in ("research", "tech", "techs", "study"):
+            names = _split_list(" ".join(words[1:]))
+            if not names:
+                raise MoveParseError(f"order {order!r}: research what?")
+            move["tech"] = [lookup(n, tb.tech_names, "technology", order) for n in names]
+        elif verb == "city" and len(words) >= 3:
+            slot = _slot(words[1], MAX_CITIES, "the city", order)
+            action, rest = words[2].lower(), " ".join(words[3:])
+            if action in ("build", "produce", "make", "train"):
+                items = _split_list(rest)
+                if not items:
+                    raise MoveParseError(f"order {order!r}: build what?")
+                move.setdefault("build", {})[slot] = [
+                    lookup(i, buildable_names(), "item", order) for i in items
+                ]
+            elif action in ("work", "tiles", "works"):
+                move.setdefault("work_tiles", {})[slot] = _places(rest, order)
+            else:
+                raise MoveParseError(f"order {order!r}: a city can 'build' or 'work', not {action!r}")
+        elif verb == "unit" and len(words) >= 3:
+            slot = _slot(words[1], MAX_UNITS, "the unit", order)
+            move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
+        else:
+            raise MoveParseError(
+                f"order {order!r} not understood: orders start with research, city N or unit N "
+                "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
+            )
+    return move
+
+
+def _unit_order(words: list[str], order: str) -> dict[str, Any]:
+    tb = load_tables()
+    action = words[0].lower()
+    rest = " ".join(words[1:])
+    if action == "move" and rest.lower().startswith("to "):
+        rest = rest[3:]
+    if action in UNIT_VERBS:
+        category = UNIT_VERBS[action]
+        if category == "settle":
+            return {"category": "settle"}
+        if not rest:
+            raise MoveParseError(f"order {order!r}: {action} where? give ROW,COL")
+        return {"category": category, "target": place(rest, order)}
+    if action in ("build", "improve", "make"):
+        action, rest = rest, ""
+    if action.lower() in ("skip", "wait", "sleep", "fortify", "hold"):
+        raise MoveParseError(
+            f"order {order!r}: units cannot wait in Terra Nova (every idle unit acts each turn); "
+            "leave the unit out to let the default choose, or give it a move"
+        )
+    builds = [
+        c for c in tb.category_names if c not in ("move", "settle", "combat", "move_caravan", "send_caravan")
+    ]
+    return {"category": lookup(f"{action} {rest}", builds, "unit action", order)}
+
+
+# -- checking against the options and filling the rest ----------------------------------------
+def _tile(target: Any) -> int:
+    if isinstance(target, (list, tuple)):
+        return int(target[0]) * COLS + int(target[1])
+    return int(target)
+
+
+def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any], me: int) -> None:
+    """Raise IllegalMoveError naming the first order the player cannot carry out this turn."""
+    from hexarena.games.terranova.moves import buildable_names
+
+    tb = load_tables()
+    if "tech" in move and not any(
+        opts["techs"][tb.tech_names.index(t)] for t in move["tech"] if t in tb.tech_names
+    ):
+        legal = ", ".join(tb.tech_names[t] for t in np.flatnonzero(opts["techs"]))
+        raise IllegalMoveError(
+            f"research {', '.join(move['tech'])}: none can be researched now (can: {legal})"
+        )
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    for slot, order in move.get("units", {}).items():
+        s = int(slot)
+        if kinds[s] <= 0:
+            have = ", ".join(f"{i} {tb.unit_names[k]}" for i, k in enumerate(kinds) if k > 0)
+            raise IllegalMoveError(f"unit {s}: you have no unit {s} (your units: {have or 'none'})")
+        name = tb.unit_names[kinds[s]]
+        cat = tb.category_names.index(order["category"])
+        if not opts["categories"][s][cat]:
+            can = [tb.category_names[c] for c in np.flatnonzero(opts["categories"][s])]
+            raise IllegalMoveError(
+                f"unit {s} ({name}) {order['category']}: not possible now "
+                f"(it can: {', '.join(can) or 'nothing'})"
+            )
+        if "target" in order:
+            tile = _tile(order["target"])
+            mask = opts["reach"][s] if order["category"] == "move" else opts["attack"][s]
+            if not mask[tile]:
+                where = f"({tile // COLS}, {tile % COLS})"
+                raise IllegalMoveError(
+                    f"unit {s} ({name}) {order['category']} {where}: out of reach this turn "
+                    f"({int(mask.sum())} tiles possible; the text view lists the best)"
+                )
+    exists = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
+    names = buildable_names()
+    for slot, items in move.get("build", {}).items():
+        c = int(slot)
+        if not exists[c]:
+            raise IllegalMoveError(f"city {c}: you have no city {c}")
+        if not any(opts["build"][c][names.index(i)] for i in items if i in names):
+            raise IllegalMoveError(f"city {c} build {', '.join(items)}: cannot be built there now")
+    for slot in move.get("work_tiles", {}):
+        if not exists[int(slot)]:
+            raise IllegalMoveError(f"city {int(slot)}: you have no city {int(slot)}")
+
+
+def work_slots(move: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> dict[str, list[int]]:
+    """``work_tiles`` (places) as the sparse form's work-area slots; a place outside the city's
+    owned tiles is an error."""
+    rowcol = np.asarray(obs["player_cities"]["city_rowcols"])[me]
+    out = {}
+    for slot, places in move.get("work_tiles", {}).items():
+        c = int(slot)
+        ring = list(work_area()[int(rowcol[c, 0]) * COLS + int(rowcol[c, 1]), 1:])
+        owned = np.asarray(obs["player_cities"]["ownership_map"])[me, c].reshape(-1)
+        picks = []
+        for r, col in places:
+            tile = r * COLS + col
+            if tile not in ring or owned[tile] != 2:
+                raise IllegalMoveError(f"city {c} work ({r}, {col}): not a tile this city owns")
+            picks.append(ring.index(tile))
+        out[slot] = picks
+    return out
+
+
+def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
+    """The player's orders over the default's: endpoint by endpoint (tech, each unit, each city)."""
+    out: dict[str, Any] = {"tech": move.get("tech", default.get("tech", []))}
+    if "policy" in move or "policy" in default:
+        out["policy"] = move.get("policy", default.get("policy", []))
+    for key in ("units", "build", "work"):
+        out[key] = {**default.get(key, {}), **move.get(key, {})}
+    return out

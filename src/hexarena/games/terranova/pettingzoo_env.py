@@ -1,0 +1,202 @@
+"""Terra Nova as a PettingZoo AEC environment: one game, six agents taking turns.
+
+Observations are the spec's dict (:mod:`.observe`), each field its own space: categorical fields
+(terrain, features, unit types, visibility, techs known...) are ``MultiDiscrete`` starting at -1
+(unknown), the rest ``Box``. The action is the spec's preference tuple without the device and
+game axes (a ``Tuple`` of float ``Box`` spaces, see :mod:`.spaces`); the resolver executes the
+best legal option of every endpoint, so every action is legal. The reward of the agent that
+moved is the change of its score since its previous turn (the spec's reward); the game ends at
+the turn cap or on a domination victory.
+
+This environment steps one game from Python, for compatibility with PettingZoo tooling. For
+training at scale use the batched simulator (:func:`~.simulator.build_simulator`): thousands of
+games per call, on any number of devices, in the same spaces.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import jax
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from hexarena.games.terranova import compiled
+from hexarena.games.terranova.adapter import TerraNovaState
+from hexarena.games.terranova.moves import to_dense
+from hexarena.games.terranova.recorder import ROLES
+from hexarena.games.terranova.spaces import ACTION_SHAPES, map_shapes
+from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
+from hexarena.rl.aec import new_episode
+
+
+def _categories() -> dict[str, int]:
+    """Field name -> number of categories (values -1 .. n - 1) of the categorical fields."""
+    tb = load_tables()
+    return {
+        "elevation_map": 4,
+        "terrain_map": 6,
+        "feature_map": 7,
+        "nw_map": 18,
+        "cs_ownership_map": 13,
+        "edge_river_map": 2,
+        "lake_map": 2,
+        "visibility_map": 3,
+        "technologies": 2,
+        "policies": 2,
+        "improvement_map": len(tb.improvement_names),
+        "road_map": 2,
+        "visible_resources_map_players": len(tb.resource_names),
+        "is_researching": tb.n_techs,
+        "unit_type": len(tb.unit_names),
+        "city_ids": 3,
+        "ownership_map": 4,
+        "is_constructing": N_BUILDABLES,
+        "buildings_owned": 2,
+        "resources_owned": 2,
+        "worked_slots": 2,
+        "is_coastal": 2,
+        "have_met": 2,
+        "at_war": 2,
+        "has_sacked": 2,
+        "player_id": len(ROLES),
+    }
+
+
+def _space(name: str, value: np.ndarray, categories: dict[str, int]) -> spaces.Space:
+    value = np.asarray(value)
+    if name in categories and np.issubdtype(value.dtype, np.integer):
+        n = categories[name] + 1  # -1 (unknown) .. n - 2
+        return spaces.MultiDiscrete(
+            np.full(value.shape or (1,), n), dtype=np.int64, start=np.full(value.shape or (1,), -1)
+        )
+    if np.issubdtype(value.dtype, np.integer):
+        info = np.iinfo(np.int32)
+        return spaces.Box(-1, info.max, value.shape, np.int32)
+    return spaces.Box(-np.inf, np.inf, value.shape, np.float32)
+
+
+def observation_space_of(obs: dict[str, Any]) -> spaces.Dict:
+    """The Dict space of an observation (nested dicts become nested Dict spaces)."""
+    categories = _categories()
+
+    def build(tree: dict[str, Any]) -> spaces.Dict:
+        return spaces.Dict(
+            {k: build(v) if isinstance(v, dict) else _space(k, v, categories) for k, v in tree.items()}
+        )
+
+    return build(obs)
+
+
+def fit(obs: dict[str, Any], space: spaces.Dict) -> dict[str, Any]:
+    """``obs`` with every field cast to its space's dtype and shape."""
+    out = {}
+    for k, sub in space.spaces.items():
+        if isinstance(sub, spaces.Dict):
+            out[k] = fit(obs[k], sub)
+        else:
+            out[k] = np.asarray(obs[k]).astype(sub.dtype).reshape(sub.shape)
+    return out
+
+
+def action_space() -> spaces.Tuple:
+    """The preference tuple: float scores for every option of every endpoint."""
+
+    def build(shapes: Any) -> spaces.Space:
+        if isinstance(shapes, tuple) and all(isinstance(d, int) for d in shapes):
+            return spaces.Box(-1.0, 1.0, shapes, np.float32)
+        return spaces.Tuple(tuple(build(s) for s in shapes))
+
+    return build(ACTION_SHAPES)
+
+
+class TerraNovaAECEnv(AECEnv):
+    """``TerraNovaAECEnv(turn_cap=30)``: six agents (``red`` .. ``orange``) play one game."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "terranova_aec_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, turn_cap: int = 300, render_mode: str | None = None) -> None:
+        super().__init__()
+        self.turn_cap, self.render_mode = turn_cap, render_mode
+        self.possible_agents = list(ROLES)
+        self.game = TerraNovaState.new(seed=0, turn_cap=turn_cap)
+        sample = self._raw_obs(0)
+        obs_space = observation_space_of(sample)
+        act_space = action_space()
+        self._obs_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self._act_spaces = dict.fromkeys(self.possible_agents, act_space)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_spaces[agent]
+
+    def _raw_obs(self, player: int) -> dict[str, Any]:
+        env = self.game.environment
+        obs, _options = compiled.view(env.state, env.tracker, player)
+        return jax.tree_util.tree_map(np.asarray, obs)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = int(np.random.SeedSequence(seed).generate_state(1)[0] % 2**31) if seed is None else seed
+        self.game = TerraNovaState.new(seed=seed, turn_cap=self.turn_cap)
+        new_episode(self)
+        self._last_score = dict.fromkeys(self.agents, 0.0)
+        self.agent_selection = ROLES[self.game.environment.player]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return fit(self._raw_obs(ROLES.index(agent)), self._obs_spaces[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        dense = to_dense(
+            map_shapes(lambda s: np.zeros(s, np.float32)) if action is None else _as_lists(action)
+        )
+        env = self.game.environment
+        state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
+        new_env = dataclasses.replace(
+            env,
+            player=int(state.player),
+            turn=int(state.turn),
+            done=bool(done),
+            winner=int(winner),
+            scores=tuple(float(x) for x in np.asarray(scores)),
+            executed=None,
+            state=state,
+            tracker=tracker,
+        )
+        self.game = self.game.replace(environment=new_env, roles=self.game.roles_for(new_env))
+        score = float(np.asarray(scores)[ROLES.index(agent)])
+        self.rewards[agent] = score - self._last_score[agent]
+        self._last_score[agent] = score
+        self.infos[agent] = {"executed": executed}
+        if bool(done):
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = ROLES[int(state.player)]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.game.render_text(self.agent_selection)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def _as_lists(action: Any) -> Any:
+    """Nested tuples of arrays as nested tuples (to_dense checks every shape)."""
+    if isinstance(action, (tuple, list)) and not isinstance(action, np.ndarray):
+        return tuple(_as_lists(a) for a in action)
+    return np.asarray(action, np.float32)

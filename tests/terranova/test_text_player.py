@@ -1,0 +1,83 @@
+"""A scripted player that reads only ``render_text`` and answers text orders plays a whole game
+without an invalid order: it founds cities, researches and builds. The other five seats answer
+``pass`` (every endpoint follows the default, the heuristic bot's preferences)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import hexarena
+
+UNIT = re.compile(r"^Unit (\d+) (\w+) at \((\d+), (\d+)\)")
+CITY = re.compile(r"^City (\d+) \(")
+PLACE = re.compile(r"\((\d+), (\d+)\)")
+WANTED = ("monument", "settler", "worker", "granary", "library", "warrior")
+
+
+def orders_from_text(text: str) -> str:
+    """Orders for the player whose view ``text`` is (the script's whole knowledge of the game)."""
+    lines = text.splitlines()
+    orders = []
+    if "not researching" in text:
+        can = next(line for line in lines if line.startswith("Can research: "))
+        orders.append("research " + can.removeprefix("Can research: ").split(" ")[0])
+    n_cities = sum(1 for line in lines if CITY.match(line))
+    for i, line in enumerate(lines):
+        unit = UNIT.match(line)
+        if unit:
+            slot, kind = unit.group(1), unit.group(2)
+            detail = lines[i + 1] if i + 1 < len(lines) else ""
+            reach = lines[i + 2] if i + 2 < len(lines) and lines[i + 2].startswith("  Reach") else ""
+            if detail.startswith("  Busy"):
+                continue
+            if "settle here" in detail and kind == "settler":
+                orders.append(f"unit {slot} settle")
+            elif kind == "worker" and "build " in detail:
+                build = detail.split("build ", 1)[1].split(";")[0].split(",")[0].strip(" .")
+                orders.append(f"unit {slot} build {build}")
+            elif reach:
+                row, col = PLACE.search(reach.split(":", 1)[1]).groups()
+                orders.append(f"unit {slot} move {row},{col}")
+        city = CITY.match(line)
+        if city and any("Building nothing" in lines[j] for j in range(i + 1, min(i + 5, len(lines)))):
+            offer = next(lines[j] for j in range(i + 1, len(lines)) if lines[j].startswith("  Can build"))
+            items = [item.split(" ")[0] for item in offer.split(": ", 1)[1].split(", ")]
+            wanted = [w for w in WANTED if w in items and (w != "settler" or n_cities < 4)]
+            orders.append(f"city {city.group(1)} build {(wanted or items)[0]}")
+    return "; ".join(orders) or "pass"
+
+
+def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int]:
+    state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
+    moves = 0
+    while not state.is_over():
+        role = state.roles[0]
+        text = state.query_game(role).render_text(role) if role == "red" else "pass"
+        answer = orders_from_text(text) if role == "red" else text
+        nxt = state.apply(state.parse_move(answer))
+        assert nxt.message is None, f"round {state.rounds_played()}: {answer!r} rejected: {nxt.message}"
+        moves += role == "red"
+        state = nxt
+    return state, moves
+
+
+def _check(state: hexarena.GameState, min_cities: int, min_techs: int) -> None:
+    final = state.environment.state
+    assert int(final.cities.exists[0].sum()) >= min_cities
+    assert int(final.players.techs[0].sum()) >= min_techs
+    assert int(final.cities.buildings[0].sum()) >= 2  # the palace and at least one built
+
+
+def test_text_player_founds_researches_and_builds_over_25_rounds():
+    state, moves = play(25)
+    assert moves == 25
+    _check(state, min_cities=1, min_techs=3)
+
+
+@pytest.mark.slow
+def test_text_player_plays_100_rounds_without_an_invalid_order():
+    state, moves = play(100)
+    assert moves == 100
+    _check(state, min_cities=3, min_techs=8)
