@@ -1,6 +1,6 @@
 """Test doubles for arenas: players that break the infrastructure, or report token usage.
 
-Imported by name (``callable`` players, ``arena_doubles:crash``) in the arena's worker processes.
+Imported by name (``callable`` players, ``tests.arena.arena_doubles:crash``) in the arena's worker processes.
 """
 
 import os

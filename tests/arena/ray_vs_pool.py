@@ -8,9 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-from arena_doubles import arena_config
-
 from hexarena.arena import parse_arena, run_arena
+from tests.arena.arena_doubles import arena_config
 
 
 def main(folder: Path) -> None:

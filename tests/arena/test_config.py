@@ -2,12 +2,13 @@
 
 import pytest
 import yaml
-from arena_doubles import arena_config
-from tests.core.test_cli import run_main
 
 from hexarena.arena import parse_arena
 from hexarena.arena.schedule import plan, rotations, total_matches
 from hexarena.core.errors import ConfigError
+from tests.core.test_cli import run_main
+
+from .arena_doubles import arena_config
 
 
 def players(*names_types):

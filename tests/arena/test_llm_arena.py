@@ -7,14 +7,15 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from arena_doubles import arena_config
-from tests.helpers.chat_server import ChatServer, chat_answer
 from typer.testing import CliRunner
 
 from hexarena.arena import load_report, parse_arena, run_arena
 from hexarena.arena.execute import Backend
 from hexarena.arena.worker import RateLimiter, play
 from hexarena.cli import app
+from tests.helpers.chat_server import ChatServer, chat_answer
+
+from .arena_doubles import arena_config
 
 
 def test_llm_player_gets_tokens_cost_and_latency_columns(tmp_path, monkeypatch):
@@ -67,7 +68,7 @@ def test_rate_limiter_spaces_requests_per_provider():
 
 
 def test_budget_of_a_provider_is_shared_by_its_players(tmp_path):
-    spend = {"type": "callable", "function": "arena_doubles:token_user", "provider": "p"}
+    spend = {"type": "callable", "function": "tests.arena.arena_doubles:token_user", "provider": "p"}
     config = arena_config(
         tmp_path,
         players=[{"name": "random", "type": "random"}, {"name": "s1", **spend}, {"name": "s2", **spend}],

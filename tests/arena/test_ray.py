@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("ray")
 
 HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
 
 
 def _loopback_only_prefix() -> list[str]:
@@ -30,7 +31,7 @@ def _loopback_only_prefix() -> list[str]:
 
 
 def test_ray_gives_the_same_table_as_the_process_pool(tmp_path):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])}
     run = subprocess.run(
         [*_loopback_only_prefix(), sys.executable, str(HERE / "ray_vs_pool.py"), str(tmp_path)],
         capture_output=True,

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from arena_doubles import arena_config
 from typer.testing import CliRunner
 
 from hexarena.arena import load_report, parse_arena, run_arena
 from hexarena.cli import app
+
+from .arena_doubles import arena_config
 
 runner = CliRunner()
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -128,8 +129,8 @@ def test_errors_are_retried_up_to_the_limit_and_never_rated(tmp_path, monkeypatc
         tmp_path,
         players=[
             {"name": "random", "type": "random"},
-            {"name": "crasher", "type": "callable", "function": "arena_doubles:crash"},
-            {"name": "flaky", "type": "callable", "function": "arena_doubles:crash_once"},
+            {"name": "crasher", "type": "callable", "function": "tests.arena.arena_doubles:crash"},
+            {"name": "flaky", "type": "callable", "function": "tests.arena.arena_doubles:crash_once"},
         ],
         games=[{"name": "hex", "params": {"size": 3}}],
         schedule={"games_per_pairing": 1},
@@ -164,7 +165,7 @@ def test_a_manager_error_outcome_is_not_a_loss(tmp_path):
         tmp_path,
         players=[
             {"name": "random", "type": "random"},
-            {"name": "broken", "type": "callable", "function": "arena_doubles:always_illegal"},
+            {"name": "broken", "type": "callable", "function": "tests.arena.arena_doubles:always_illegal"},
         ],
         games=[{"name": "hex", "params": {"size": 3}}],
         manager={"on_exhausted": "abort", "max_attempts_per_turn": 1},
@@ -180,7 +181,7 @@ def test_token_budget_holds_matches_back_until_raised(tmp_path):
     spender = {
         "name": "spender",
         "type": "callable",
-        "function": "arena_doubles:token_user",
+        "function": "tests.arena.arena_doubles:token_user",
         "budget": {"tokens": 1},
     }
     config = arena_config(tmp_path, players=[{"name": "random", "type": "random"}, spender])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.helpers.play import random_play
 
 import hexarena
 from hexarena.core.contract import OutcomeKind
@@ -14,6 +13,7 @@ from hexarena.core.frozen import canonical_json
 from hexarena.games.cityofgold import cards as C
 from hexarena.games.cityofgold.engine import DRAW_PILE, HAND
 from hexarena.games.cityofgold.state import CityOfGoldState
+from tests.helpers.play import random_play
 
 
 def test_registered_and_new():

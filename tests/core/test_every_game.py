@@ -8,10 +8,10 @@ and the same seed and moves give the same game.
 import json
 
 import pytest
-from tests.helpers.play import random_play as play
 
 import hexarena
 from hexarena.core.frozen import canonical_json
+from tests.helpers.play import random_play as play
 
 MOVES = 40  # enough to cross several turns of every game, small enough for make test
 

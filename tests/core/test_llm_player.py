@@ -4,7 +4,6 @@ import json
 import re
 
 import pytest
-from tests.helpers.chat_server import ChatServer, chat_answer, error, tool_answer
 
 import hexarena
 from hexarena.core.config import parse_config
@@ -12,6 +11,7 @@ from hexarena.core.errors import ConfigError, PlayerError, TransportError
 from hexarena.core.llm import LLMPlayer
 from hexarena.core.manager import play_match
 from hexarena.core.records import Record
+from tests.helpers.chat_server import ChatServer, chat_answer, error, tool_answer
 
 
 def legal_from_prompt(body):

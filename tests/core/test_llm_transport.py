@@ -15,10 +15,10 @@ import time
 from datetime import datetime
 
 import pytest
-from tests.helpers.chat_server import CLOSE, HANG, ChatServer, chat_answer, error, script
 
 from hexarena.core.manager import play_match
 from hexarena.core.records import Record
+from tests.helpers.chat_server import CLOSE, HANG, ChatServer, chat_answer, error, script
 
 FAST = {"backoff_s": 0.05, "backoff_max_s": 0.2, "transport_retries": 50, "transport_budget_s": 1.0}
 
@@ -284,7 +284,10 @@ def test_llm_players_in_threads_and_inside_a_running_event_loop(tmp_path):
         async def notebook():
             return play_match(config(srv.base_url, tmp_path / "nb"))
 
-        results["nb"] = asyncio.run(notebook())
+        # its own thread: another test's browser session may already run a loop in this one
+        nb = threading.Thread(target=lambda: results.__setitem__("nb", asyncio.run(notebook())))
+        nb.start()
+        nb.join(60)
     assert {r.outcome.kind.value for r in results.values()} == {"win"} and len(results) == 3
     assert all(r.usage["red"]["requests"] >= 2 for r in results.values())
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.helpers.play import random_play
 
 import hexarena
 from hexarena.core.frozen import canonical_json, thaw
 from hexarena.core.players import RandomPlayer
 from hexarena.games.smallworld.adapter import SmallWorldState
 from hexarena.games.smallworld.bot import HeuristicPlayer, play_vs_random
+from tests.helpers.play import random_play
 
 
 def test_registered_with_roles_per_player_count():

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from tests.helpers.play import random_play
 
 import hexarena
 from hexarena.games.smallworld import encoding
 from hexarena.rl import HexarenaAECEnv, HexarenaGymEnv
+from tests.helpers.play import random_play
 
 
 @pytest.mark.parametrize("players", [2, 5])

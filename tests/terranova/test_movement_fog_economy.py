@@ -7,7 +7,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from tn_helpers import attack_scores, clear_units, flatten, place_unit
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import production_phase
@@ -25,6 +24,8 @@ from hexarena.games.terranova.step import (
 from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
 from hexarena.games.terranova.units import found_city, heal_units, reachable, unit_phase
 from hexarena.games.terranova.world import occupancy
+
+from .tn_helpers import attack_scores, clear_units, flatten, place_unit
 
 TB = load_tables()
 P0 = jnp.int32(0)

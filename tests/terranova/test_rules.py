@@ -7,7 +7,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from tn_helpers import attack_scores, clear_units, flatten, place_unit
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import grow, production_phase
@@ -17,6 +16,8 @@ from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.step import choose_research, empire_phase, new_game
 from hexarena.games.terranova.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
 from hexarena.games.terranova.units import finish_builds, found_city, unit_phase
+
+from .tn_helpers import attack_scores, clear_units, flatten, place_unit
 
 TB = load_tables()
 P0, P1 = jnp.int32(0), jnp.int32(1)

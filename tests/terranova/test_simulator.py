@@ -6,12 +6,13 @@ from __future__ import annotations
 import jax
 import numpy as np
 import pytest
-from tn_helpers import check_executed, check_invariants, host, one_game_simulator
 
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.spaces import EXECUTED_SHAPES, map_shapes, random_actions
 from hexarena.games.terranova.state import state_bytes
+
+from .tn_helpers import check_executed, check_invariants, host, one_game_simulator
 
 ROUNDS = 100
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from viewer_records import hex_record, hex_record_with_rejection, write_synthetic
 
 from hexarena.viewer import serve
+
+from .viewer_records import hex_record, hex_record_with_rejection, write_synthetic
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -9,10 +9,11 @@ import json
 import time
 
 from playwright.sync_api import Page
-from viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
 from hexarena.core.frames import FrameEncoder, header
 from hexarena.viewer import export_html
+
+from .viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
 
 def step_of(page: Page) -> int:

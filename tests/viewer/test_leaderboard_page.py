@@ -15,7 +15,7 @@ def arena_dir(tmp_path_factory):
         "players": [
             {"name": "random", "type": "random"},
             {"name": "heuristic", "type": "heuristic"},
-            {"name": "crasher", "type": "callable", "function": "arena_doubles:crash"},
+            {"name": "crasher", "type": "callable", "function": "tests.arena.arena_doubles:crash"},
         ],
         "games": [{"name": "hex", "params": {"size": 4}}],
         "max_error_retries": 0,

@@ -10,12 +10,13 @@ import urllib.error
 import urllib.request
 
 import pytest
-from viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
 from hexarena.core.errors import RecordError
 from hexarena.core.frames import decode_frames
 from hexarena.core.manager import play_match
 from hexarena.viewer import export_html, load_view_data, page_html, serve
+
+from .viewer_records import REPLY_WITH_MARKUP, write_synthetic
 
 
 def test_hex_record_data_matches_the_match(records):

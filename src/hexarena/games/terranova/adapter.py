@@ -84,7 +84,9 @@ class TerraNovaState(GameState):
     demo_params: ClassVar[dict[str, Any]] = {"turn_cap": 30}
     bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bot:HeuristicPlayer"}
     move_syntax: ClassVar[str] = (
-        'one JSON object of preferences, every key optional, e.g. {"tech": ["pottery"]}, '
+        "orders separated by ';', e.g. 'research writing; city 0 build granary; unit 3 move 12,40; "
+        "unit 4 settle' (what you leave out, the heuristic bot decides), or one JSON object of "
+        'preferences, every key optional, e.g. {"tech": ["pottery"]}, '
         '{"units": {"0": {"category": "settle"}}}, {"build": {"0": ["warrior"]}}, or {} to pass'
     )
 
@@ -167,14 +169,17 @@ class TerraNovaState(GameState):
     def parse_move(self, text: str) -> Move:
         """JSON (the sparse or dense form, or a listed move) or text orders (:mod:`.orders`)."""
         if not isinstance(text, str):
-            raise MoveParseError(f"expected text, got {type(text).__name__}")
+            raise self.unreadable(text, f"expected text, got {type(text).__name__}")
         body = text.strip().strip("`").strip()
         if body.startswith(("{", "[")) or not body or body == "null":
             move = GameState.parse_move(self, text)  # slots dataclass: no zero-argument super()
             if not isinstance(move, FrozenMap | tuple):
                 raise self.unreadable(text, "a move is a JSON object, not a bare value")
             return move
-        return freeze(orders.parse_orders(body))
+        try:
+            return freeze(orders.parse_orders(body))
+        except MoveParseError as err:
+            raise self.unreadable(text, str(err)) from None
 
     def validate_game(self) -> Outcome | None:
         env: TerraNovaEnv = self.environment

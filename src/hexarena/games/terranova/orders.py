@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.core.contract import quote_reply
 from hexarena.core.errors import IllegalMoveError, MoveParseError
 from hexarena.games.terranova.geometry import COLS, ROWS, work_area
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
@@ -86,24 +87,27 @@ def lookup(name: str, names: Sequence[str], what: str, order: str) -> str:
         return starts[0]
     close = starts[:5] or difflib.get_close_matches(key, pool, n=4, cutoff=0.6)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
-    raise MoveParseError(f"order {order!r}: unknown {what} {name.strip()!r}{hint}")
+    raise MoveParseError(f"order {quote_reply(order)}: unknown {what} {name.strip()!r}{hint}")
 
 
 def place(text: str, order: str) -> list[int]:
     m = _PLACE.match(text.strip())
     if not m:
-        raise MoveParseError(f"order {order!r}: expected a place as ROW,COL, got {text.strip()!r}")
+        raise MoveParseError(f"order {quote_reply(order)}: expected a place as ROW,COL, got {text.strip()!r}")
     row, col = int(m.group(1)), int(m.group(2))
     if not (0 <= row < ROWS and 0 <= col < COLS):
         raise MoveParseError(
-            f"order {order!r}: ({row}, {col}) is off the map (rows 0-{ROWS - 1}, cols 0-{COLS - 1})"
+            f"order {quote_reply(order)}: ({row}, {col}) is off the map "
+            f"(rows 0-{ROWS - 1}, cols 0-{COLS - 1})"
         )
     return [row, col]
 
 
 def _slot(text: str, size: int, what: str, order: str) -> str:
     if not text.isdigit() or not 0 <= int(text) < size:
-        raise MoveParseError(f"order {order!r}: {what} must be a number 0-{size - 1}, got {text!r}")
+        raise MoveParseError(
+            f"order {quote_reply(order)}: {what} must be a number 0-{size - 1}, got {text!r}"
+        )
     return str(int(text))
 
 
@@ -114,7 +118,7 @@ def _split_list(text: str) -> list[str]:
 def _places(text: str, order: str) -> list[list[int]]:
     chunks = re.findall(r"\(?\s*-?\d+\s*[, ]\s*-?\d+\s*\)?", text)
     if not chunks or re.sub(r"\(?\s*-?\d+\s*[, ]\s*-?\d+\s*\)?|[;,\s]|\band\b", "", text):
-        raise MoveParseError(f"order {order!r}: expected places as ROW,COL, got {text.strip()!r}")
+        raise MoveParseError(f"order {quote_reply(order)}: expected places as ROW,COL, got {text.strip()!r}")
     return [place(c, order) for c in chunks]
 
 
@@ -136,18 +140,18 @@ def parse_orders(text: str) -> dict[str, Any]:
         if verb in POLICY_VERBS and policies:
             names = _split_list(" ".join(words[1:]))
             if not names:
-                raise MoveParseError(f"order {order!r}: adopt which policy?")
+                raise MoveParseError(f"order {quote_reply(order)}: adopt which policy?")
             move["policy"] = [lookup(n, policies, "policy", order) for n in names]
             continue
         if verb in LATER_STAGE:
             raise MoveParseError(
-                f"order {order!r}: {LATER_STAGE[verb]} are not in this stage of Terra Nova yet "
+                f"order {quote_reply(order)}: {LATER_STAGE[verb]} are not in this stage of Terra Nova yet "
                 "(orders now: research, city ... build/work, unit ... move/settle/attack/build)"
             )
         if verb in ("research", "tech", "techs", "study"):
             names = _split_list(" ".join(words[1:]))
             if not names:
-                raise MoveParseError(f"order {order!r}: research what?")
+                raise MoveParseError(f"order {quote_reply(order)}: research what?")
             move["tech"] = [lookup(n, tb.tech_names, "technology", order) for n in names]
         elif verb == "city" and len(words) >= 3:
             slot = _slot(words[1], MAX_CITIES, "the city", order)
@@ -155,20 +159,22 @@ def parse_orders(text: str) -> dict[str, Any]:
             if action in ("build", "produce", "make", "train"):
                 items = _split_list(rest)
                 if not items:
-                    raise MoveParseError(f"order {order!r}: build what?")
+                    raise MoveParseError(f"order {quote_reply(order)}: build what?")
                 move.setdefault("build", {})[slot] = [
                     lookup(i, buildable_names(), "item", order) for i in items
                 ]
             elif action in ("work", "tiles", "works"):
                 move.setdefault("work_tiles", {})[slot] = _places(rest, order)
             else:
-                raise MoveParseError(f"order {order!r}: a city can 'build' or 'work', not {action!r}")
+                raise MoveParseError(
+                    f"order {quote_reply(order)}: a city can 'build' or 'work', not {action!r}"
+                )
         elif verb == "unit" and len(words) >= 3:
             slot = _slot(words[1], MAX_UNITS, "the unit", order)
             move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
         else:
             raise MoveParseError(
-                f"order {order!r} not understood: orders start with research, city N or unit N "
+                f"order {quote_reply(order)} not understood: orders start with research, city N or unit N "
                 "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
             )
     return move
@@ -185,13 +191,13 @@ def _unit_order(words: list[str], order: str) -> dict[str, Any]:
         if category == "settle":
             return {"category": "settle"}
         if not rest:
-            raise MoveParseError(f"order {order!r}: {action} where? give ROW,COL")
+            raise MoveParseError(f"order {quote_reply(order)}: {action} where? give ROW,COL")
         return {"category": category, "target": place(rest, order)}
     if action in ("build", "improve", "make"):
         action, rest = rest, ""
     if action.lower() in ("skip", "wait", "sleep", "fortify", "hold"):
         raise MoveParseError(
-            f"order {order!r}: units cannot wait in Terra Nova (every idle unit acts each turn); "
+            f"order {quote_reply(order)}: units cannot wait in Terra Nova (every idle unit acts each turn); "
             "leave the unit out to let the default choose, or give it a move"
         )
     builds = [
