@@ -15,10 +15,11 @@ from hexarena.games.terranova.geometry import neighbors, work_area
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.step import choose_research, empire_phase, new_game
-from hexarena.games.terranova.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
+from hexarena.games.terranova.tables import BUILDING_SLOTS, GRANTS, N_BUILDABLES, load_tables
 from hexarena.games.terranova.units import finish_builds, found_city, unit_phase
 
 TB = load_tables()
+NO_GRANTS = jnp.zeros(len(GRANTS))
 P0, P1 = jnp.int32(0), jnp.int32(1)
 
 
@@ -66,9 +67,9 @@ def test_research_picks_best_legal_tech_and_completes(game):
     _, s = game
     scores = jnp.zeros(81).at[TB.tech("future_tech")].set(9.0).at[TB.tech("mining")].set(5.0)
     s, pick = jax.jit(choose_research)(s, P0, scores)
-    assert int(pick) == TB.tech("mining")  # future tech is not legal yet
+    assert pick.tolist() == [TB.tech("mining"), -1]  # future tech is not legal yet; no free tech
     empire = jnp.zeros(8).at[5].set(TB.tech_cost[TB.tech("mining")] + 3).at[2].set(1.0)  # gold covers upkeep
-    s = jax.jit(empire_phase)(s, P0, empire)
+    s = jax.jit(empire_phase)(s, P0, empire, NO_GRANTS)
     assert bool(s.players.techs[0, TB.tech("mining")]) and int(s.players.researching[0]) == -1
     assert float(s.players.science[0]) == pytest.approx(3.0)
 
@@ -77,15 +78,16 @@ def test_no_two_cities_start_the_same_wonder(game):
     m, s = game
     second = _land_far(m, int(m.starts[0]), 5)
     s = found_city(found_city(s, P0, jnp.int32(m.starts[0])), P0, jnp.int32(second))
-    s = s._replace(players=s.players._replace(techs=s.players.techs.at[0].set(True)))
+    pl = s.players
+    s = s._replace(players=pl._replace(techs=pl.techs.at[0].set(True), policies=pl.policies.at[0].set(True)))
     pyramids, walls = TB.building("pyramids"), TB.building("walls")
     scores = jnp.zeros((10, N_BUILDABLES)).at[:, pyramids].set(10.0).at[:, walls].set(5.0)
-    s2, chosen, _gold = jax.jit(production_phase)(s, P0, scores, jnp.zeros(10), jnp.zeros(10))
+    s2, chosen, _gold, _grants = jax.jit(production_phase)(s, P0, scores, jnp.zeros(10), jnp.zeros(10))
     assert chosen[:2].tolist() == [pyramids, walls]
     assert (np.asarray(chosen[2:]) == -1).all()
     assert s2.cities.constructing[0, :2].tolist() == [pyramids, walls]
     # Rescaled scores give the same choices.
-    _, again, _ = jax.jit(production_phase)(s, P0, scores * 7.0 - 3.0, jnp.zeros(10), jnp.zeros(10))
+    _, again, _, _ = jax.jit(production_phase)(s, P0, scores * 7.0 - 3.0, jnp.zeros(10), jnp.zeros(10))
     assert again.tolist() == chosen.tolist()
 
 
@@ -94,7 +96,7 @@ def test_production_completes_a_unit_and_respects_the_settler_cap(game):
     s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
     worker = BUILDING_SLOTS + TB.unit("worker") - 1
     scores = jnp.zeros((10, N_BUILDABLES)).at[:, worker].set(1.0)
-    s2, chosen, _ = jax.jit(production_phase)(s, P0, scores, jnp.full(10, 100.0), jnp.zeros(10))
+    s2, chosen, _, _ = jax.jit(production_phase)(s, P0, scores, jnp.full(10, 100.0), jnp.zeros(10))
     assert int(chosen[0]) == worker
     kinds = np.asarray(s2.units.kind[0])
     assert (kinds == TB.unit("worker")).sum() == 1 and int(s2.cities.constructing[0, 0]) == -1

@@ -1,7 +1,8 @@
 """One player's turn in one game: research, units, cities, empire, fog, score, victory, reset.
 
-The order inside a turn follows the original: technology choice -> units (scan over 30 slots) ->
-cities (yields, growth, borders, production) -> empire (gold, upkeep, science, happiness) ->
+The order inside a turn follows the original: social policies -> technology choice -> units (scan
+over 30 slots) -> cities (yields, growth, borders, production) -> empire (gold, upkeep, science,
+happiness, culture and faith reserves, golden age) ->
 healing -> fog of war for every player -> score-delta reward -> next player, round counter,
 turn cap and domination victory -> a finished game restarts from its own map.
 """
@@ -14,9 +15,19 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
-from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
+from hexarena.games.terranova.cities import city_phase, empire_modifiers, heal_cities, resources_owned
+from hexarena.games.terranova.policies import adopt_policies
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
-from hexarena.games.terranova.tables import GOLD, HAPPY, SCIENCE, load_tables
+from hexarena.games.terranova.tables import (
+    CULTURE,
+    FAITH,
+    GOLD,
+    GRANTS,
+    HAPPY,
+    SCIENCE,
+    SPECIALISTS,
+    load_tables,
+)
 from hexarena.games.terranova.units import heal_units, unit_phase
 from hexarena.games.terranova.world import const, masked_argmax, neighbor_table
 
@@ -24,13 +35,22 @@ Actions = Any  # the spec's nested tuple for one game (see spaces.ACTION_SHAPES)
 
 
 def choose_research(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[GameState, jax.Array]:
-    """An idle player starts its best legal tech (prerequisites known, not known yet)."""
+    """An idle player starts its best legal tech (prerequisites known, not known yet); with a free
+    tech pending (Great Library, Oxford University) the best legal tech after that is learned at once,
+    one per turn. Returns the state and the executed ``(normal, free)`` pair."""
     pl = state.players
     known = pl.techs[p]
     legal = ~known & jnp.all(~const(load_tables().tech_prereq) | known, axis=1)
     pick = jnp.where(pl.researching[p] < 0, masked_argmax(scores, legal), -1)
     researching = jnp.where(pick >= 0, pick, pl.researching[p])
-    return state._replace(players=pl._replace(researching=pl.researching.at[p].set(researching))), pick
+    n = legal.shape[0]
+    free = jnp.where(pl.free_techs[p] > 0, masked_argmax(scores, legal & (jnp.arange(n) != researching)), -1)
+    players = pl._replace(
+        researching=pl.researching.at[p].set(researching),
+        techs=pl.techs.at[p].set(known | (jnp.arange(n) == free)),
+        free_techs=pl.free_techs.at[p].add(-(free >= 0).astype(jnp.int32)),
+    )
+    return state._replace(players=players), jnp.stack([pick, free]).astype(jnp.int32)
 
 
 def connected_to_capital(state: GameState, p: jax.Array) -> jax.Array:
@@ -67,10 +87,16 @@ def road_gold(state: GameState, p: jax.Array) -> jax.Array:
     return income - tb.rules["road_upkeep"] * roads
 
 
-def empire_phase(state: GameState, p: jax.Array, empire: jax.Array) -> GameState:
-    """Gold, roads and upkeep (a deficit comes out of science), research progress, happiness."""
+def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.Array) -> GameState:
+    """Gold, roads and upkeep (a deficit comes out of science), research, happiness, culture and faith
+    reserves, the golden-age clock and the grants of buildings completed this turn.
+
+    Happiness as the original: 8 + 4 per kind of luxury + the cities' happiness (+ per-policy
+    happiness) minus the unhappiness of cities beyond the first and of citizens.
+    """
     tb = load_tables()
     pl, c = state.players, state.cities
+    mods = empire_modifiers(state, p)
     n_units = (state.units.kind[p] > 0).sum()
     upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() + formulas.unit_upkeep(n_units, state.turn)
     gold = pl.gold[p] + empire[GOLD] + road_gold(state, p) - upkeep
@@ -84,17 +110,26 @@ def empire_phase(state: GameState, p: jax.Array, empire: jax.Array) -> GameState
     luxuries = (resources_owned(state, p) & const(tb.resource_kind == 3)).sum()
     rules = tb.rules
     happy = rules["start_happiness"] + rules["luxury_happiness"] * luxuries + empire[HAPPY]
-    happy = (
-        happy
-        - rules["unhappiness_per_city"] * c.exists[p].sum()
-        - rules["unhappiness_per_pop"] * c.pop[p].sum()
-    )
+    happy = happy + mods[tb.modifier("happiness_per_policy")] * pl.policies[p].sum()
+    unhappy = formulas.unhappiness(c.exists[p].sum(), c.pop[p].sum())
+    happy = happy - unhappy * (1 + mods[tb.modifier("unhappiness_pct")] / 100.0)
+    g = {name: grants[i] for i, name in enumerate(GRANTS)}
+    golden_len = rules["golden_age_turns"] * (1 + mods[tb.modifier("golden_age_length_pct")] / 100.0)
+    golden = jnp.maximum(pl.golden_age_turns[p] - 1, 0) + (g["golden_age"] * golden_len).astype(jnp.int32)
+    new_gp = jnp.stack([g[f"great_person_{k}"] for k in (*SPECIALISTS, "prophet")]).astype(jnp.int32)
     players = pl._replace(
         gold=pl.gold.at[p].set(gold),
         science=pl.science.at[p].set(jnp.where(learn, stock - cost, stock)),
         researching=pl.researching.at[p].set(jnp.where(learn, -1, r)),
         techs=techs,
         happiness=pl.happiness.at[p].set(happy),
+        culture=pl.culture.at[p].add(empire[CULTURE]),
+        culture_total=pl.culture_total.at[p].add(empire[CULTURE]),
+        faith=pl.faith.at[p].add(empire[FAITH]),
+        free_techs=pl.free_techs.at[p].add(g["free_techs"].astype(jnp.int32)),
+        free_policies=pl.free_policies.at[p].add(g["free_policies"].astype(jnp.int32)),
+        golden_age_turns=pl.golden_age_turns.at[p].set(golden),
+        great_people=pl.great_people.at[p].add(new_gp),
     )
     return state._replace(players=players)
 
@@ -147,13 +182,9 @@ def new_game(
 
 
 def no_action_tuple() -> tuple:
-    """Executed-action fields of the later-stage endpoints (always -1 in stage 1)."""
+    """Executed-action fields of the endpoints of later stages (trade, tenets): always -1."""
     m1 = jnp.int32(-1)
-    return (
-        (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1),
-        jnp.full(2, -1, jnp.int32),
-        jnp.full(3, -1, jnp.int32),
-    )
+    return (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1), jnp.full(3, -1, jnp.int32)
 
 
 def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
@@ -162,14 +193,20 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     With ``state.auto_reset`` a finished game is already restarted in the returned state (the
     batched simulator); without it the final position stays (the game-contract adapter).
     """
-    _trade, _policy, _tenet, tech_scores, (type_scores, target_scores), (citizen_scores, build_scores) = (
-        actions
-    )
+    (
+        _trade,
+        policy_scores,
+        _tenet,
+        tech_scores,
+        (type_scores, target_scores),
+        (citizen_scores, build_scores),
+    ) = actions
     p = state.player
-    state, tech_pick = choose_research(state, p, tech_scores)
+    state, policy = adopt_policies(state, p, policy_scores)
+    state, tech = choose_research(state, p, tech_scores)
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
-    state, worked, built, empire = city_phase(state, p, citizen_scores, build_scores)
-    state = empire_phase(state, p, empire)
+    state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
+    state = empire_phase(state, p, empire, grants)
     state = heal_cities(heal_units(state, p), p)
     state = update_fog(state)
     scores = player_scores(state)
@@ -184,7 +221,6 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     fresh = new_game(state.layers, sub, state.turn_cap, state.auto_reset)
     reset = done & state.auto_reset
     state = jax.tree_util.tree_map(lambda new, old: jnp.where(reset, new, old), fresh, state)
-    trade, policy, tenet = no_action_tuple()
-    tech = jnp.stack([tech_pick, jnp.int32(-1)])
+    trade, tenet = no_action_tuple()
     executed = (trade, policy, tenet, tech, (ucat, utgt), (worked, built))
     return state, executed, reward, done, winner
