@@ -1,12 +1,21 @@
 """Terra Nova speed: map generation, step compile time, seconds per player turn, memory per game.
 
 Run ``python -m benchmarks terranova`` (CPU unless JAX sees an accelerator). Compile times are
-measured with the persistent compilation cache switched off, so they are cold numbers.
+measured with the persistent compilation cache switched off, so they are cold numbers. Each
+figure is printed next to the anchor's, measured in the same run: stage 1's simulator (commit
+``ANCHOR_REF``, or ``TERRANOVA_ANCHOR_REF``; empty skips it), exported from git into a temporary
+folder and measured by this same code in a subprocess.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import jax
 import numpy as np
@@ -16,8 +25,10 @@ from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.spaces import random_actions
 from hexarena.games.terranova.state import state_bytes
 
-BATCHES = (1, 8)
+BATCHES = (1, 64)
 STEPS = 60
+ANCHOR_REF = "e26c043"  # stage 1 (issue 6) as merged, before stage 2
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _nbytes(tree: object) -> int:
@@ -64,13 +75,38 @@ def bench_batch(batch: int) -> dict[str, float]:
     }
 
 
+def anchor_batch(ref: str, batch: int) -> dict[str, float]:
+    """``bench_batch(batch)`` on the simulator of git commit ``ref``, in a subprocess."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "src"], check=True, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        env = {**os.environ, "PYTHONPATH": f"{tmp}/src{os.pathsep}{ROOT}"}
+        code = (
+            "import jax, json; jax.config.update('jax_enable_compilation_cache', False); "
+            f"from benchmarks.terranova_bench import bench_batch; print(json.dumps(bench_batch({batch})))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+        )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     jax.config.update("jax_enable_compilation_cache", False)
-    print(f"devices: {jax.devices()}")
+    ref = os.environ.get("TERRANOVA_ANCHOR_REF", ANCHOR_REF)
+    print(f"devices: {jax.devices()}; load average {os.getloadavg()[0]:.1f}; anchor: {ref or 'none'}")
     print(f"map generation: {bench_mapgen():.3f} s per map")
     for batch in BATCHES:
         result = bench_batch(batch)
-        print(f"batch {batch}: " + ", ".join(f"{k} {v:.4g}" for k, v in result.items()), flush=True)
+        anchor = anchor_batch(ref, batch) if ref else {}
+        print(f"batch {batch}:", flush=True)
+        for k, v in result.items():
+            line = f"  {k:28s} {v:12.4g}"
+            if k in anchor:
+                line += f"   anchor {anchor[k]:12.4g}   ratio {v / anchor[k]:.2f}" if anchor[k] else ""
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
