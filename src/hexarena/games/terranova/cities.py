@@ -14,6 +14,14 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
+from hexarena.games.terranova.effects import (
+    city_modifiers,
+    city_site,
+    empire_modifiers,
+    empire_multipliers,
+    policy_city_effects,
+    policy_rows,
+)
 from hexarena.games.terranova.geometry import N_TILES, N_WORK, ring_of_slot
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import (
@@ -22,7 +30,6 @@ from hexarena.games.terranova.tables import (
     FOOD,
     GOLD,
     GRANTS,
-    N_BUILDING_YIELDS,
     N_YIELDS,
     PROD,
     SCIENCE,
@@ -78,43 +85,19 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
         MAX_CITIES, -1, N_YIELDS
     )
     tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, bonus)
+    pol = policy_city_effects(state, p)
+    tile_y = tile_y + jnp.einsum("ftc,cy->fty", classes, pol.tile_bonus)
     tile_sum = (worked[..., None] * tile_y).sum(1)
     tile_sum = jnp.concatenate([tile_sum, jnp.zeros((MAX_CITIES, 1))], axis=1)
-    flat = built @ const(tb.building_yields)
-    per_pop = (built @ const(tb.building_per_pop)) * pop[:, None]
+    flat = built @ const(tb.building_yields) + pol.flat
+    per_pop = (built @ const(tb.building_per_pop) + pol.per_pop) * pop[:, None]
     per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
-    percent = built @ const(tb.building_percent)
+    percent = built @ const(tb.building_percent) + pol.percent
     percent = percent.at[:, CULTURE].add(empire_modifiers(state, p)[tb.modifier("culture_pct_all_cities")])
     total = (tile_sum + flat + per_pop) * (1 + percent / 100.0)
     total = total * empire_multipliers(state, p)
     total = jnp.where(c.exists[p][:, None], total, 0.0)
     return CityYields(total, worked, picks)
-
-
-def empire_modifiers(state: GameState, p: jax.Array) -> jax.Array:
-    """(MODIFIERS,) empire-wide modifiers of ``p``: one row per building it owns anywhere."""
-    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
-    return owned @ const(load_tables().building_empire_mods)
-
-
-def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
-    """(10, MODIFIERS) modifiers of each city of ``p`` from its own buildings."""
-    return state.cities.buildings[p].astype(jnp.float32) @ const(load_tables().building_city_mods)
-
-
-def empire_multipliers(state: GameState, p: jax.Array) -> jax.Array:
-    """(8,) yield factors for the whole empire: golden age, and each unhappy point's cost.
-
-    A golden age multiplies production, gold and culture (rules ``golden_age_yields``); each point of
-    unhappiness (happiness below 0) takes ``unhappy_yield_penalty`` of production and gold.
-    """
-    r = load_tables().rules
-    pl = state.players
-    golden = jnp.where(pl.golden_age_turns[p] > 0, jnp.asarray(r["golden_age_yields"], jnp.float32), 1.0)
-    unhappy = jnp.minimum(pl.happiness[p], 0.0)
-    penalty = jnp.maximum(1.0 + r["unhappy_yield_penalty"] * unhappy, 0.0)
-    hit = jnp.zeros(N_BUILDING_YIELDS).at[PROD].set(1.0).at[GOLD].set(1.0)
-    return golden * jnp.where(hit > 0, penalty, 1.0)
 
 
 def grow(state: GameState, p: jax.Array, food_yield: jax.Array) -> GameState:
@@ -172,24 +155,6 @@ def build_mask(
     return jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
 
 
-def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:
-    """(SITE_NEEDS,) which site conditions city ``cs`` meets: coast, river, fresh water, mountain
-    next to it, mountain in its work area, hill, flat, holy city (no religions yet: never)."""
-    lay = state.layers
-    pos = jnp.maximum(state.cities.pos[p, cs], 0)
-    nb = neighbor_table()[pos]
-    ring1 = nb >= 0
-    coastal = ((lay.elevation[jnp.maximum(nb, 0)] == 0) & ~lay.lake[jnp.maximum(nb, 0)] & ring1).any()
-    river = lay.river[pos] > 0
-    lake = (lay.lake[jnp.maximum(nb, 0)] & ring1).any()
-    mountain = ((lay.elevation[jnp.maximum(nb, 0)] == 3) & ring1).any()
-    area = work_frames(pos)
-    nearby = (gather(lay.elevation, area, 0) == 3).any()
-    elev = lay.elevation[pos]
-    site = [coastal, river, river | lake, mountain, nearby, elev == 2, elev == 1, jnp.zeros((), bool)]
-    return jnp.stack(site)
-
-
 def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
     """(53,) resource kinds on tiles of ``p`` that carry their improvement and are revealed."""
     tb = load_tables()
@@ -204,7 +169,8 @@ def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
 def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array) -> GameState:
     """Spend culture on the best unowned tile next to the city's border, if affordable."""
     c, t = state.cities, state.tiles
-    cost = formulas.border_cost(c.tiles_claimed[p, cs] + 1)
+    pct = empire_modifiers(state, p)[load_tables().modifier("border_cost_pct")]
+    cost = formulas.border_cost(c.tiles_claimed[p, cs] + 1) * (1 + pct / 100.0)
     frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
     nb = neighbor_table()[jnp.maximum(frame, 0)]
     mine = (gather(t.owner, nb, -1) == p) & (gather(t.owner_city, nb, -1) == cs)
@@ -262,8 +228,9 @@ def production_phase(
     n_units = (state.units.kind[p] > 0).sum() + (queued > 0).sum()
     n_settlers = (state.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum()
     state = state._replace(cities=c0._replace(culture=c0.culture.at[p].add(culture_yield)))
-    mods = city_modifiers(state, p)
+    mods = city_modifiers(state, p) + empire_modifiers(state, p)
     item_mods = const(tb.production_mods)
+    policy_pct = policy_rows(state, p) @ const(tb.policy_production)
 
     def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
         st, claims, counts = carry
@@ -282,7 +249,8 @@ def production_phase(
             [new_unit, new_unit & (choice - BUILDING_SLOTS + 1 == tb.unit("settler"))]
         )
         idle = c.exists[p, cs] & (item < 0)
-        speed = 1.0 + item_mods[jnp.maximum(item, 0)] @ city_mods / 100.0
+        at = jnp.maximum(item, 0)
+        speed = 1.0 + (item_mods[at] @ city_mods + policy_pct[at]) / 100.0
         stock = c.prod[p, cs] + jnp.where(idle, 0.0, prod_y * speed)
         done = (item >= 0) & (stock >= cost[jnp.maximum(item, 0)])
         is_unit = item >= BUILDING_SLOTS

@@ -3,7 +3,8 @@
 Unknown = -1 everywhere: map layers of never-seen tiles, other players' units out of sight, cities
 on never-seen tiles. Tiles seen before but not visible now show what the player saw last (the
 :class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
-threshold, free techs and policies, golden-age turns and lifetime culture are live; fields of later
+threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
+(``culture_info``: on buildings, on tiles) are live; fields of later
 stages (trade, religion, city states, specialists, great works, great people, tourism) are present
 with their shapes and hold zeros or -1.
 """
@@ -16,6 +17,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova.cities import resources_owned
+from hexarena.games.terranova.effects import policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.policies import next_policy_cost
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
@@ -27,6 +29,7 @@ from hexarena.games.terranova.world import (
     gather,
     neighbor_table,
     player_yields,
+    tile_class_map,
     top_era,
     visible_resources,
     work_frames,
@@ -187,6 +190,8 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     bits = (lay.river[:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1
     techs = pl.techs[o]
     tile_y = player_yields(state, techs)
+    policy = policy_city_effects(state, o)
+    policy_tiles = (tile_class_map(state, techs) @ policy.tile_bonus) * (t.owner == o)[:, None]
     imp_y = const(load_tables().improvement_yields)[jnp.maximum(tracker.improvement[o], 0).astype(jnp.int32)]
     c = state.cities
     pops = c.pop.sum(1)
@@ -229,12 +234,12 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "free_policies": pl.free_policies[o],
         "great_works": jnp.zeros(4, jnp.int32),
         "culture_info": {
-            "building_yields": jnp.zeros((MAX_CITIES, 8), jnp.float32),
+            "building_yields": policy.on_buildings,
             "yields_per_kill": jnp.zeros(8, jnp.float32),
             "honor_finisher_yields_per_kill": jnp.zeros(8, jnp.float32),
             "cs_resting_influence": jnp.float32(0),
             "cs_trade_route_yields": jnp.zeros((MAX_CITIES, 2, 10), jnp.float32),
-            "additional_yield_map": jnp.zeros((ROWS, COLS, N_YIELDS), jnp.float32),
+            "additional_yield_map": _grid(jnp.where(seen[:, None], policy_tiles, -1.0)),
         },
         "improvement_additional_yield_map": _grid(jnp.where(seen[:, None], imp_y, -1.0)),
         "improvement_map": _grid(tracker.improvement[o].astype(jnp.int32)),

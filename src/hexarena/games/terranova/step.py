@@ -15,17 +15,16 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
-from hexarena.games.terranova.cities import city_phase, empire_modifiers, heal_cities, resources_owned
+from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
+from hexarena.games.terranova.effects import apply_grants, empire_modifiers
 from hexarena.games.terranova.policies import adopt_policies
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
 from hexarena.games.terranova.tables import (
     CULTURE,
     FAITH,
     GOLD,
-    GRANTS,
     HAPPY,
     SCIENCE,
-    SPECIALISTS,
     load_tables,
 )
 from hexarena.games.terranova.units import heal_units, unit_phase
@@ -79,7 +78,7 @@ def road_gold(state: GameState, p: jax.Array) -> jax.Array:
     capital_pop = jnp.max(jnp.where(c.capital[p], c.pop[p], 0))
     income = jnp.where(
         connected_to_capital(state, p), formulas.connection_gold(c.pop[p], capital_pop), 0.0
-    ).sum()
+    ).sum() * (1 + empire_modifiers(state, p)[tb.modifier("connection_gold_pct")] / 100.0)
     city_tiles = (
         jnp.zeros(t.road.shape[0] + 1, bool).at[jnp.where(c.exists, c.pos, t.road.shape[0])].set(True)
     )
@@ -97,10 +96,14 @@ def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.
     tb = load_tables()
     pl, c = state.players, state.cities
     mods = empire_modifiers(state, p)
-    n_units = (state.units.kind[p] > 0).sum()
-    upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() + formulas.unit_upkeep(n_units, state.turn)
+    m = {name: mods[tb.modifier(name)] for name in ("free_units", "free_units_per_city", "upkeep_pct")}
+    free_units = m["free_units"] + m["free_units_per_city"] * c.exists[p].sum()
+    n_units = jnp.maximum((state.units.kind[p] > 0).sum() - free_units, 0)
+    building_upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() * (1 + m["upkeep_pct"] / 100.0)
+    upkeep = building_upkeep + formulas.unit_upkeep(n_units, state.turn)
     gold = pl.gold[p] + empire[GOLD] + road_gold(state, p) - upkeep
-    science = jnp.maximum(empire[SCIENCE] + jnp.minimum(gold, 0.0), 0.0)
+    happy_bonus = jnp.where(pl.happiness[p] > 0, mods[tb.modifier("science_pct_when_happy")], 0.0)
+    science = jnp.maximum(empire[SCIENCE] * (1 + happy_bonus / 100.0) + jnp.minimum(gold, 0.0), 0.0)
     gold = jnp.maximum(gold, 0.0)
     stock = pl.science[p] + science
     r = pl.researching[p]
@@ -109,14 +112,11 @@ def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.
     techs = pl.techs.at[p].set(pl.techs[p] | ((jnp.arange(tb.n_techs) == r) & learn))
     luxuries = (resources_owned(state, p) & const(tb.resource_kind == 3)).sum()
     rules = tb.rules
-    happy = rules["start_happiness"] + rules["luxury_happiness"] * luxuries + empire[HAPPY]
+    per_luxury = rules["luxury_happiness"] + mods[tb.modifier("happiness_per_luxury")]
+    happy = rules["start_happiness"] + per_luxury * luxuries + empire[HAPPY]
     happy = happy + mods[tb.modifier("happiness_per_policy")] * pl.policies[p].sum()
     unhappy = formulas.unhappiness(c.exists[p].sum(), c.pop[p].sum())
     happy = happy - unhappy * (1 + mods[tb.modifier("unhappiness_pct")] / 100.0)
-    g = {name: grants[i] for i, name in enumerate(GRANTS)}
-    golden_len = rules["golden_age_turns"] * (1 + mods[tb.modifier("golden_age_length_pct")] / 100.0)
-    golden = jnp.maximum(pl.golden_age_turns[p] - 1, 0) + (g["golden_age"] * golden_len).astype(jnp.int32)
-    new_gp = jnp.stack([g[f"great_person_{k}"] for k in (*SPECIALISTS, "prophet")]).astype(jnp.int32)
     players = pl._replace(
         gold=pl.gold.at[p].set(gold),
         science=pl.science.at[p].set(jnp.where(learn, stock - cost, stock)),
@@ -126,12 +126,9 @@ def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.
         culture=pl.culture.at[p].add(empire[CULTURE]),
         culture_total=pl.culture_total.at[p].add(empire[CULTURE]),
         faith=pl.faith.at[p].add(empire[FAITH]),
-        free_techs=pl.free_techs.at[p].add(g["free_techs"].astype(jnp.int32)),
-        free_policies=pl.free_policies.at[p].add(g["free_policies"].astype(jnp.int32)),
-        golden_age_turns=pl.golden_age_turns.at[p].set(golden),
-        great_people=pl.great_people.at[p].add(new_gp),
+        golden_age_turns=pl.golden_age_turns.at[p].set(jnp.maximum(pl.golden_age_turns[p] - 1, 0)),
     )
-    return state._replace(players=players)
+    return apply_grants(state._replace(players=players), p, grants)
 
 
 def _dilate(mask: jax.Array, times: int) -> jax.Array:

@@ -51,6 +51,7 @@ EXTRA_TILE_CLASSES = (
     "jungle",
     "tundra",
     "desert_dry",
+    "bare_ocean",
 )
 # Modifier kinds: the columns of every modifier table (buildings now; policies and tenets reuse them).
 MODIFIERS = (
@@ -85,11 +86,54 @@ MODIFIERS = (
     "happiness_per_policy",
     "combat_pct",
     "gold_purchase_pct",
+    "faith_purchase_pct",
     "spies",
     "spy_defence_pct_all",
     "missionary_spreads",
     "science_bulb_pct",
     "trade_routes",
+    "upkeep_pct",
+    "policy_cost_per_city_pct",
+    "happiness_per_luxury",
+    "free_units",
+    "free_units_per_city",
+    "settler_production_pct",
+    "science_pct_when_happy",
+    "new_city_population",
+    "new_city_happiness",
+    "artist_gp_pct",
+    "musician_gp_pct",
+    "writer_gp_pct",
+    "merchant_gp_pct",
+    "scientist_gp_pct",
+    "science_per_specialist",
+    "great_work_culture",
+    "great_work_science",
+    "great_work_tourism",
+    "culture_building_tourism_pct",
+    "theming_pct",
+    "culture_per_kill",
+    "gold_per_kill",
+    "science_per_kill",
+    "xp_pct",
+    "naval_combat_pct",
+    "holy_site_food",
+    "holy_site_culture",
+    "holy_site_gold",
+    "reformation_belief",
+    "caravan_gold",
+    "trading_post_food",
+    "cs_resting_influence",
+    "cs_trade_food",
+    "cs_trade_production",
+    "cs_trade_influence",
+    "cs_science_pct",
+    "cs_yield_pct",
+    "cs_strategic_pct",
+    "cs_luxury_happiness_pct",
+    "cs_gift_influence_pct",
+    "cs_decay_pct",
+    "cs_gift_yield_pct",
 )
 # One-time grants on completion (buildings) or adoption (policies).
 GRANTS = (
@@ -193,6 +237,23 @@ class Tables:
     policy_req: np.ndarray  # (54, 54) bool: every marked policy is needed
     policy_era: np.ndarray  # (54,) int32 era that opens the policy's tree
     tree_names: tuple[str, ...]  # 9
+    policy_tree_onehot: np.ndarray  # (54, 9) float32
+    # Policy effect rows: the 54 policies, then the 9 tree finishers (54 + tree index).
+    policy_capital_yields: np.ndarray  # (63, 8)
+    policy_city_yields: np.ndarray  # (63, 8)
+    policy_coastal_yields: np.ndarray  # (63, 8)
+    policy_capital_per_pop: np.ndarray  # (63, 8)
+    policy_city_per_pop: np.ndarray  # (63, 8)
+    policy_capital_percent: np.ndarray  # (63, 8)
+    policy_city_percent: np.ndarray  # (63, 8)
+    policy_building_yields: np.ndarray  # (63, 148, 8) added per building owned
+    policy_building_percent: np.ndarray  # (63, 148, 8) percent per building owned
+    policy_production: np.ndarray  # (63, 185) production percent toward each buildable
+    policy_tile_bonus: np.ndarray  # (63, C, 7)
+    policy_empire_mods: np.ndarray  # (63, len(MODIFIERS))
+    policy_grants: np.ndarray  # (63, len(GRANTS)) on adoption
+    policy_free_buildings: np.ndarray  # (63, 148) bool given on adoption ...
+    policy_free_cities: np.ndarray  # (63,) int32 ... in the first this-many city slots
 
     @property
     def n_techs(self) -> int:
@@ -336,8 +397,11 @@ def _building_tables(
     }
 
 
-def _policy_tables(pdoc: dict[str, Any], era_names: list[str]) -> dict[str, Any]:
-    """Policies -> tree index, prerequisite matrix and the era that opens each tree."""
+def _policy_tables(
+    pdoc: dict[str, Any], era_names: list[str], bdoc: dict[str, Any], n_units: int
+) -> dict[str, Any]:
+    """Policies -> tree structure (prerequisite matrix, era gates) and effect rows (policies, then
+    the tree finishers), in the same columns as the buildings' rows."""
     pols = pdoc["policies"]
     trees = tuple(t["name"] for t in pdoc["trees"])
     tree_era = {t["name"]: era_names.index(t["era"]) for t in pdoc["trees"]}
@@ -346,17 +410,94 @@ def _policy_tables(pdoc: dict[str, Any], era_names: list[str]) -> dict[str, Any]
     for p in pols:
         for r in p["prerequisites"]:
             req[p["id"], pix[r]] = True
+    tree = np.array([trees.index(p["tree"]) for p in pols], np.int32)
+    effects = [p["effects"] for p in pols] + [t["finisher"] for t in pdoc["trees"]]
+    bld = bdoc["buildings"]
+    n_b = len(bld)
+    bix = {b["name"]: b["id"] for b in bld}
+    kinds = {b["name"]: b["kind"] for b in bld}
+    classes = tile_classes()
+    rows = len(effects)
+    y8 = N_BUILDING_YIELDS
+    out = {
+        name: np.zeros((rows, y8), np.float32)
+        for name in (
+            "capital_yields",
+            "city_yields",
+            "coastal_city_yields",
+            "capital_per_pop",
+            "city_per_pop",
+            "capital_percent",
+            "city_percent",
+        )
+    }
+    b_yields = np.zeros((rows, n_b, y8), np.float32)
+    b_percent = np.zeros((rows, n_b, y8), np.float32)
+    production = np.zeros((rows, n_b + n_units), np.float32)
+    tile_bonus = np.zeros((rows, len(classes), N_YIELDS), np.float32)
+    mods = np.zeros((rows, len(MODIFIERS)), np.float32)
+    grants = np.zeros((rows, len(GRANTS)), np.float32)
+    free = np.zeros((rows, n_b), bool)
+    free_cities = np.zeros(rows, np.int32)
+
+    def targets(entry: dict[str, Any]) -> list[int]:
+        named = [bix[n] for n in entry.get("buildings", ())]
+        for k in entry.get("kinds", ()):
+            named += [bix[n] for n in bix if k == "all" or kinds[n] == k]
+        return named
+
+    for i, e in enumerate(effects):
+        for name, table in out.items():
+            table[i] = e.get(name, [0] * y8)
+        for entry in e.get("building_yields", ()):
+            for b in targets(entry):
+                b_yields[i, b] += entry.get("yields", [0] * y8)
+                b_percent[i, b] += entry.get("percent", [0] * y8)
+        for entry in e.get("production_pct", ()):
+            production[i, targets(entry)] += entry["pct"]
+        for entry in e.get("tile_yields", ()):
+            for cls in entry["tiles"]:
+                tile_bonus[i, classes.index(cls)] += entry["yields"]
+        for key, value in e.get("modifiers", {}).items():
+            mods[i, MODIFIERS.index(key)] = value
+        adopt = e.get("on_adopt", {})
+        for key in ("golden_age", "free_policies", "free_techs", "free_great_people"):
+            grants[i, GRANTS.index(key)] = adopt.get(key, 0)
+        people = dict(adopt.get("great_people", {}))
+        if "great_person" in adopt:
+            people[adopt["great_person"]] = 1
+        for kind, n in people.items():
+            grants[i, GRANTS.index(f"great_person_{kind}")] = n
+        if "free_buildings" in e:
+            free[i, [bix[n] for n in e["free_buildings"]["buildings"]]] = True
+            free_cities[i] = e["free_buildings"]["cities"]
     return {
         "policy_names": tuple(p["name"] for p in pols),
-        "policy_tree": np.array([trees.index(p["tree"]) for p in pols], np.int32),
+        "policy_tree": tree,
         "policy_req": req,
         "policy_era": np.array([tree_era[p["tree"]] for p in pols], np.int32),
         "tree_names": trees,
+        "policy_tree_onehot": (tree[:, None] == np.arange(len(trees))[None, :]).astype(np.float32),
+        "policy_capital_yields": out["capital_yields"],
+        "policy_city_yields": out["city_yields"],
+        "policy_coastal_yields": out["coastal_city_yields"],
+        "policy_capital_per_pop": out["capital_per_pop"],
+        "policy_city_per_pop": out["city_per_pop"],
+        "policy_capital_percent": out["capital_percent"],
+        "policy_city_percent": out["city_percent"],
+        "policy_building_yields": b_yields,
+        "policy_building_percent": b_percent,
+        "policy_production": production,
+        "policy_tile_bonus": tile_bonus,
+        "policy_empire_mods": mods,
+        "policy_grants": grants,
+        "policy_free_buildings": free,
+        "policy_free_cities": free_cities,
     }
 
 
 def _production_mods(
-    category: np.ndarray, ucol: dict[str, list[float]], classes: tuple[str, ...]
+    category: np.ndarray, ucol: dict[str, list[float]], classes: tuple[str, ...], unit_names: tuple[str, ...]
 ) -> np.ndarray:
     """Which production-percent modifier columns speed each buildable (buildings, then unit types 1..)."""
     rows = np.zeros((len(category) + len(ucol["cost"]) - 1, len(MODIFIERS)), np.float32)
@@ -372,6 +513,7 @@ def _production_mods(
         r[col("mounted_production_pct")] = classes[int(ucol["class"][t])] == "mounted"
         r[col("armored_production_pct")] = classes[int(ucol["class"][t])] == "armored"
         r[col("ranged_production_pct")] = ucol["ranged"][t] > 0
+        r[col("settler_production_pct")] = unit_names[t] == "settler"
     return rows
 
 
@@ -458,7 +600,7 @@ def load_tables() -> Tables:
 
     pdoc = _load("policies")
     bt = _building_tables(_load("buildings"), tix, rix, pdoc)
-    pt = _policy_tables(pdoc, era_names)
+    pt = _policy_tables(pdoc, era_names, _load("buildings"), len(units))
     f32 = np.float32
     return Tables(
         rules=rules,
@@ -510,5 +652,7 @@ def load_tables() -> Tables:
         river_yields=np.array(terr["river"]["yields"], f32),
         **bt,
         **pt,
-        production_mods=_production_mods(bt["building_category"], ucol, classes),
+        production_mods=_production_mods(
+            bt["building_category"], ucol, classes, ("none", *(u["name"] for u in units))
+        ),
     )

@@ -171,5 +171,6 @@ def tile_class_map(state: GameState, techs: jax.Array) -> jax.Array:
         "jungle": feat == fid["jungle"],
         "tundra": (lay.terrain == 4) & ~water,
         "desert_dry": (lay.terrain == 3) & (feat != fid["floodplains"]) & ~water,
+        "bare_ocean": water & ~lay.lake & (lay.resource == 0) & (state.tiles.improvement == 0),
     }
     return jnp.concatenate([is_res, jnp.stack([extra[k] for k in EXTRA_TILE_CLASSES], axis=1)], axis=1)
