@@ -4,7 +4,8 @@ Run ``python -m benchmarks terranova`` (CPU unless JAX sees an accelerator). Com
 measured with the persistent compilation cache switched off, so they are cold numbers. Each
 figure is printed next to the anchor's, measured in the same run: stage 1's simulator (commit
 ``ANCHOR_REF``, or ``TERRANOVA_ANCHOR_REF``; empty skips it), exported from git into a temporary
-folder and measured by this same code in a subprocess.
+folder and measured by this same code in a subprocess. ``cpu_s_per_step`` (process CPU time, all threads)
+is the steadier figure on a shared machine.
 """
 
 from __future__ import annotations
@@ -56,16 +57,18 @@ def bench_batch(batch: int) -> dict[str, float]:
     out = compiled(games, actions[0], tracker, metrics, ids)
     jax.block_until_ready(out)
     games, tracker, metrics, ids = out[:4]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(STEPS):
         games, tracker, metrics, ids, obs, *_ = compiled(games, actions[i % 8], tracker, metrics, ids)
     jax.block_until_ready(games)
     per_step = (time.perf_counter() - t0) / STEPS
+    cpu_per_step = (time.process_time() - c0) / STEPS
     one = jax.tree_util.tree_map(lambda x: np.asarray(x)[0, 0], games)
     return {
         "build_simulator_s": built,
         "compile_s": compile_s,
         "s_per_step": per_step,
+        "cpu_s_per_step": cpu_per_step,
         "s_per_player_turn_per_game": per_step / batch,
         "player_turns_per_s": batch / per_step,
         "state_bytes_per_game": state_bytes(one),

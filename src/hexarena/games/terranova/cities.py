@@ -121,38 +121,52 @@ def grow(state: GameState, p: jax.Array, food_yield: jax.Array) -> GameState:
     return state._replace(cities=c._replace(pop=c.pop.at[p].set(new_pop), food=c.food.at[p].set(food)))
 
 
-def build_mask(
-    state: GameState, p: jax.Array, cs: jax.Array, claims: jax.Array, counts: jax.Array
-) -> jax.Array:
-    """(185,) what city ``cs`` may start now, given wonders claimed and queued unit counts."""
+def fixed_build_mask(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, 185) the part of each city's build mask that holds for the whole production phase:
+    technologies, policies, connected resources, the city's site, obsolete units, caravans."""
     tb = load_tables()
-    c, pl = state.cities, state.players
+    pl = state.players
     techs = pl.techs[p]
-    built_here = c.buildings[p, cs]
-    kind = const(tb.building_kind)
-    world_built = c.buildings.any((0, 1))
-    national_built = c.buildings[p].any(0)
-    b_ok = const(tb.buildable) & ~built_here
-    b_ok &= jnp.all(~const(tb.building_tech) | techs, axis=1)
-    b_ok &= jnp.all(~const(tb.building_req) | built_here, axis=1)
-    b_ok &= (kind != 1) | (~world_built & ~claims)
-    b_ok &= (kind != 2) | (~national_built & ~claims)
     owned_res = resources_owned(state, p)
-    b_ok &= jnp.all(~const(tb.building_needs) | city_site(state, p, cs), axis=1)
+    b_ok = const(tb.buildable) & jnp.all(~const(tb.building_tech) | techs, axis=1)
     needs_res = const(tb.building_resource)
     b_ok &= ~needs_res.any(1) | (needs_res & owned_res).any(1)
     b_ok &= jnp.all(~const(tb.building_policy) | pl.policies[p], axis=1)
+    sites = jax.vmap(lambda cs: city_site(state, p, cs))(jnp.arange(MAX_CITIES))  # (10, SITE_NEEDS)
+    b_ok = b_ok[None, :] & jnp.all(~const(tb.building_needs)[None] | sites[:, None, :], axis=2)
     u_ok = jnp.all(~const(tb.unit_tech)[1:] | techs, axis=1) & ~jnp.any(
         const(tb.unit_obsolete)[1:] & techs, axis=1
     )
     u_ok &= jnp.all(~const(tb.unit_resource)[1:] | owned_res, axis=1)
+    u_ok &= jnp.arange(1, len(tb.unit_names)) != tb.unit("caravan")  # trade routes arrive in a later stage
+    return jnp.concatenate([b_ok, jnp.broadcast_to(u_ok, (MAX_CITIES, u_ok.shape[0]))], axis=1)
+
+
+def build_mask(
+    state: GameState,
+    p: jax.Array,
+    cs: jax.Array,
+    claims: jax.Array,
+    counts: jax.Array,
+    fixed: jax.Array | None = None,
+) -> jax.Array:
+    """(185,) what city ``cs`` may start now, given wonders claimed and queued unit counts.
+
+    ``fixed`` is the city's row of :func:`fixed_build_mask` (computed here when not given); the
+    rest (buildings already there, wonders built or claimed, unit caps) changes during the scan.
+    """
+    tb = load_tables()
+    c = state.cities
+    fixed = fixed_build_mask(state, p)[cs] if fixed is None else fixed
+    built_here = c.buildings[p, cs]
+    kind = const(tb.building_kind)
+    b_ok = ~built_here & jnp.all(~const(tb.building_req) | built_here, axis=1)
+    b_ok &= (kind != 1) | (~c.buildings.any((0, 1)) & ~claims)
+    b_ok &= (kind != 2) | (~c.buildings[p].any(0) & ~claims)
     settler = jnp.arange(1, len(tb.unit_names)) == tb.unit("settler")
-    caravan = jnp.arange(1, len(tb.unit_names)) == tb.unit("caravan")
     n_units, n_settlers = counts[0], counts[1]
-    u_ok &= n_units < MAX_UNITS
-    u_ok &= ~settler | (c.exists[p].sum() + n_settlers < MAX_CITIES)
-    u_ok &= ~caravan  # trade routes arrive in a later stage
-    return jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
+    u_ok = (n_units < MAX_UNITS) & (~settler | (c.exists[p].sum() + n_settlers < MAX_CITIES))
+    return fixed & jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
 
 
 def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
@@ -166,10 +180,10 @@ def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
     return jnp.zeros(len(tb.resource_names), bool).at[jnp.where(ok, res, 0)].max(ok)
 
 
-def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array) -> GameState:
-    """Spend culture on the best unowned tile next to the city's border, if affordable."""
+def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -> GameState:
+    """Spend culture on the best unowned tile next to the city's border, if affordable (the cost
+    changed by ``pct`` %: Stonehenge, Tradition)."""
     c, t = state.cities, state.tiles
-    pct = empire_modifiers(state, p)[load_tables().modifier("border_cost_pct")]
     cost = formulas.border_cost(c.tiles_claimed[p, cs] + 1) * (1 + pct / 100.0)
     frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
     nb = neighbor_table()[jnp.maximum(frame, 0)]
@@ -228,15 +242,18 @@ def production_phase(
     n_units = (state.units.kind[p] > 0).sum() + (queued > 0).sum()
     n_settlers = (state.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum()
     state = state._replace(cities=c0._replace(culture=c0.culture.at[p].add(culture_yield)))
-    mods = city_modifiers(state, p) + empire_modifiers(state, p)
+    empire = empire_modifiers(state, p)
+    border_pct = empire[tb.modifier("border_cost_pct")]
+    mods = city_modifiers(state, p) + empire
+    fixed = fixed_build_mask(state, p)
     item_mods = const(tb.production_mods)
     policy_pct = policy_rows(state, p) @ const(tb.policy_production)
 
     def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
         st, claims, counts = carry
-        cs, scores, prod_y, city_mods = xs
-        st = _claim_tile(st, p, cs)
-        mask = build_mask(st, p, cs, claims, counts)
+        cs, scores, prod_y, city_mods, fixed_row = xs
+        st = _claim_tile(st, p, cs, border_pct)
+        mask = build_mask(st, p, cs, claims, counts, fixed_row)
         choice = masked_argmax(scores, mask)
         c = st.cities
         item = jnp.where(choice >= 0, choice, c.constructing[p, cs])
@@ -279,7 +296,7 @@ def production_phase(
         gold = jnp.where(idle, prod_y, 0.0)
         return (st, claims, counts), (choice, gold, grants)
 
-    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield, mods)
+    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield, mods, fixed)
     counts = jnp.stack([n_units, n_settlers]).astype(jnp.int32)
     (state, _, _), (chosen, gold, grants) = jax.lax.scan(per_city, (state, claims, counts), xs)
     return state, chosen, gold.sum(), grants.sum(0)
