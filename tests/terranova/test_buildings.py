@@ -7,13 +7,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from tn_helpers import clear_units, flatten
+from tn_helpers import grassland_start
 
 from hexarena.games.terranova.cities import build_mask, city_yields, production_phase
 from hexarena.games.terranova.geometry import distance_np, work_area
 from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.state import map_layers
-from hexarena.games.terranova.step import choose_research, new_game
+from hexarena.games.terranova.step import choose_research
 from hexarena.games.terranova.tables import (
     BUILDING_CATEGORIES,
     BUILDING_SLOTS,
@@ -36,12 +35,7 @@ ZERO_CITIZENS = jnp.zeros((10, 36, 36))
 @pytest.fixture(scope="module")
 def city():
     """Player 0's capital (palace removed) of 3 citizens on bare grassland without rivers, all techs."""
-    m = generate(1)
-    s = new_game(jax.tree_util.tree_map(jnp.asarray, map_layers(m)), jax.random.PRNGKey(0))
-    centre = int(m.starts[0])
-    patch = np.flatnonzero(distance_np(np.arange(2772), centre) <= 6)
-    s = clear_units(flatten(s, patch))
-    s = s._replace(layers=s.layers._replace(river=s.layers.river.at[jnp.asarray(patch)].set(0)))
+    s, centre = grassland_start()
     s = found_city(s, P0, jnp.int32(centre))
     c, pl = s.cities, s.players
     s = s._replace(
@@ -217,3 +211,29 @@ def test_free_tech_is_learned_the_same_turn(city):
     assert picked.tolist() == [TB.tech("pottery"), TB.tech("mining")]
     assert bool(out.players.techs[0, TB.tech("mining")]) and int(out.players.free_techs[0]) == 0
     assert int(out.players.researching[0]) == TB.tech("pottery")
+
+
+@pytest.mark.slow
+def test_no_world_wonder_twice_in_many_random_games():
+    """Four random six-player games of 300 rounds: at every step at most one of each world wonder
+    stands in each game, and reserves never go negative."""
+    from hexarena.games.terranova.simulator import build_simulator
+    from hexarena.games.terranova.spaces import random_actions
+
+    step, games, tracker, metrics, ids, *_ = build_simulator(
+        [generate(s) for s in range(4)], "duplicate", jax.random.PRNGKey(5)
+    )
+    world = jnp.asarray(TB.building_kind == 1)
+    key = jax.random.PRNGKey(11)
+    built = np.zeros(4, int)
+    for _ in range(6 * 300):
+        key, k = jax.random.split(key)
+        games, tracker, metrics, ids, *_ = step(
+            games, random_actions(k, games.turn.shape), tracker, metrics, ids
+        )
+        counts = np.asarray((games.cities.buildings & world).sum((2, 3)))  # (1, 4, 148)
+        assert counts.max() <= 1, "a world wonder stands twice"
+        built = np.maximum(built, counts[0].sum(-1))
+        pl = games.players
+        assert float(pl.faith.min()) >= 0 and float(pl.culture.min()) >= 0
+    assert built.max() > 0  # wonders were built at all

@@ -8,16 +8,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from tn_helpers import clear_units, flatten
+from tn_helpers import grassland_start
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import city_yields, production_phase
 from hexarena.games.terranova.effects import empire_modifiers, policy_rows
-from hexarena.games.terranova.geometry import distance_np, work_area
-from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.geometry import work_area
 from hexarena.games.terranova.policies import adopt_policies, next_policy_cost, policy_mask
-from hexarena.games.terranova.state import map_layers
-from hexarena.games.terranova.step import new_game
 from hexarena.games.terranova.tables import CULTURE, FAITH, FOOD, GRANTS, MODIFIERS, N_BUILDABLES, load_tables
 from hexarena.games.terranova.units import found_city
 
@@ -29,11 +26,7 @@ N_POL = len(TB.policy_names)
 @pytest.fixture(scope="module")
 def empire():
     """Player 0 with a 4-citizen coastal capital on grassland, every tech, 100 culture."""
-    m = generate(1)
-    s = new_game(jax.tree_util.tree_map(jnp.asarray, map_layers(m)), jax.random.PRNGKey(0))
-    centre = int(m.starts[0])
-    patch = np.flatnonzero(distance_np(np.arange(2772), centre) <= 6)
-    s = clear_units(flatten(s, patch))
+    s, centre = grassland_start()
     sea = int(work_area()[centre, 1])  # the first citizen's tile: bare ocean, so the capital is coastal
     lay = s.layers
     s = s._replace(

@@ -9,6 +9,8 @@ import numpy as np
 from hexarena.games.terranova.geometry import distance_np, work_area
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.simulator import build_simulator
+from hexarena.games.terranova.state import map_layers
+from hexarena.games.terranova.step import new_game
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
 
 
@@ -137,6 +139,17 @@ def flatten(s, tiles):
         cs_owner=s.layers.cs_owner.at[idx].set(0),
     )
     return s._replace(layers=lay, tiles=s.tiles._replace(feature=s.tiles.feature.at[idx].set(0)))
+
+
+def grassland_start(seed: int = 1, radius: int = 6):
+    """Player 0's start on ``generate(seed)`` made bare riverless grassland of ``radius``, no units;
+    returns (state, start tile)."""
+    m = generate(seed)
+    s = new_game(jax.tree_util.tree_map(jnp.asarray, map_layers(m)), jax.random.PRNGKey(0))
+    centre = int(m.starts[0])
+    patch = jnp.asarray(np.flatnonzero(distance_np(np.arange(2772), centre) <= radius))
+    s = clear_units(flatten(s, patch))
+    return s._replace(layers=s.layers._replace(river=s.layers.river.at[patch].set(0))), centre
 
 
 def place_unit(s, p: int, slot: int, kind: str, tile: int):
