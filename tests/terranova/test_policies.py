@@ -157,13 +157,13 @@ _mods = jax.jit(lambda s: empire_modifiers(s, P0))
 LATER = {
     "honor_opener", "patronage_opener", "merchant_confederacy", "scholasticism", "cultural_diplomacy",
     "philanthropy", "consulates", "aesthetics_opener", "commerce_opener", "trade_unions", "rationalism_opener",
-    "secularism", "merchant_navy", "patronage_finisher", "citizenship",
+    "secularism", "merchant_navy", "patronage_finisher",
 }  # fmt: skip
 # Modifier columns the engine reads today.
 APPLIED = [
     MODIFIERS.index(m)
     for m in (
-        "border_cost_pct", "connection_gold_pct", "unhappiness_pct", "upkeep_pct", "happiness_per_luxury",
+        "border_cost_pct", "improvement_time_pct", "connection_gold_pct", "unhappiness_pct", "upkeep_pct", "happiness_per_luxury",
         "free_units", "free_units_per_city", "science_pct_when_happy", "policy_cost_pct",
         "policy_cost_per_city_pct", "golden_age_length_pct", "culture_pct_all_cities",
     )

@@ -151,3 +151,21 @@ def test_worker_build_finishes_after_its_turns(game):
         s = finish(s, P0)
     assert int(s.tiles.improvement[tile]) == TB.improvement_names.index("farm")
     assert int(s.units.engaged_action[0, 0]) == -1
+
+
+def test_citizenship_and_pyramids_shorten_worker_builds(game):
+    m, s = game
+    tile = int(work_area()[m.starts[0], 1])
+    s = flatten(s, [int(m.starts[0]), tile])
+    s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
+    s = place_unit(s, 0, 0, "worker", tile)
+    pl = s.players
+    s = s._replace(players=pl._replace(policies=pl.policies.at[0, TB.policy("citizenship")].set(True)))
+    types = jnp.full((30, 19), -1.0).at[:, 2].set(1.0)  # farm
+    out, _, _ = jax.jit(unit_phase)(s, P0, types, jnp.zeros((30, 2772)))
+    base = int(TB.improvement_turns[TB.improvement_names.index("farm")])
+    assert int(out.units.engaged_turns[0, 0]) == max(int(np.ceil(base * 0.75 - 1e-4)), 1)
+    c = s.cities
+    both = s._replace(cities=c._replace(buildings=c.buildings.at[0, 0, TB.building("pyramids")].set(True)))
+    out, _, _ = jax.jit(unit_phase)(both, P0, types, jnp.zeros((30, 2772)))
+    assert int(out.units.engaged_turns[0, 0]) == max(int(np.ceil(base * 0.5 - 1e-4)), 1)
