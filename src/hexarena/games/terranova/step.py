@@ -160,7 +160,8 @@ def player_scores(state: GameState) -> jax.Array:
     world = const(tb.building_kind == 1)
     wonders = (c.buildings & world).sum((1, 2))
     tiles = (state.tiles.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1)
-    return formulas.score(c.exists.sum(1), c.pop.sum(1), tiles, wonders, state.players.techs.sum(1))
+    pl = state.players
+    return formulas.score(c.exists.sum(1), c.pop.sum(1), tiles, wonders, pl.techs.sum(1), pl.policies.sum(1))
 
 
 def domination_winner(state: GameState) -> jax.Array:
