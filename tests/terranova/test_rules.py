@@ -135,12 +135,17 @@ def test_capital_is_sacked_and_other_city_is_captured(game):
     assert int(s_oth.cities.pos[0, 0]) == other and int(s_oth.tiles.owner[other]) == 0
 
 
-def test_worker_build_finishes_after_its_turns(game):
+def _worker_by_capital(game):
+    """A capital on the start and a worker on the first tile of its ring, both flat."""
     m, s = game
     tile = int(work_area()[m.starts[0], 1])
     s = flatten(s, [int(m.starts[0]), tile])
     s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
-    s = place_unit(s, 0, 0, "worker", tile)
+    return place_unit(s, 0, 0, "worker", tile), tile
+
+
+def test_worker_build_finishes_after_its_turns(game):
+    s, tile = _worker_by_capital(game)
     types = jnp.full((30, 19), -1.0).at[:, 2].set(1.0)  # farm
     s, cats, _ = jax.jit(unit_phase)(s, P0, types, jnp.zeros((30, 2772)))
     assert int(cats[0]) == 2
@@ -154,11 +159,7 @@ def test_worker_build_finishes_after_its_turns(game):
 
 
 def test_citizenship_and_pyramids_shorten_worker_builds(game):
-    m, s = game
-    tile = int(work_area()[m.starts[0], 1])
-    s = flatten(s, [int(m.starts[0]), tile])
-    s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
-    s = place_unit(s, 0, 0, "worker", tile)
+    s, _ = _worker_by_capital(game)
     pl = s.players
     s = s._replace(players=pl._replace(policies=pl.policies.at[0, TB.policy("citizenship")].set(True)))
     types = jnp.full((30, 19), -1.0).at[:, 2].set(1.0)  # farm
