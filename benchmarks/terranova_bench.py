@@ -1,12 +1,22 @@
 """Terra Nova speed: map generation, step compile time, seconds per player turn, memory per game.
 
 Run ``python -m benchmarks terranova`` (CPU unless JAX sees an accelerator). Compile times are
-measured with the persistent compilation cache switched off, so they are cold numbers.
+measured with the persistent compilation cache switched off, so they are cold numbers. Each
+figure is printed next to the anchor's, measured in the same run: stage 1's simulator (commit
+``ANCHOR_REF``, or ``TERRANOVA_ANCHOR_REF``; empty skips it), exported from git into a temporary
+folder and measured by this same code in a subprocess. ``cpu_s_per_step`` (process CPU time, all threads)
+is the steadier figure on a shared machine.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import jax
 import numpy as np
@@ -16,8 +26,10 @@ from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.spaces import random_actions
 from hexarena.games.terranova.state import state_bytes
 
-BATCHES = (1, 8)
+BATCHES = (1, 64)
 STEPS = 60
+ANCHOR_REF = "e26c043"  # stage 1 (issue 6) as merged, before stage 2
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _nbytes(tree: object) -> int:
@@ -45,16 +57,18 @@ def bench_batch(batch: int) -> dict[str, float]:
     out = compiled(games, actions[0], tracker, metrics, ids)
     jax.block_until_ready(out)
     games, tracker, metrics, ids = out[:4]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(STEPS):
         games, tracker, metrics, ids, obs, *_ = compiled(games, actions[i % 8], tracker, metrics, ids)
     jax.block_until_ready(games)
     per_step = (time.perf_counter() - t0) / STEPS
+    cpu_per_step = (time.process_time() - c0) / STEPS
     one = jax.tree_util.tree_map(lambda x: np.asarray(x)[0, 0], games)
     return {
         "build_simulator_s": built,
         "compile_s": compile_s,
         "s_per_step": per_step,
+        "cpu_s_per_step": cpu_per_step,
         "s_per_player_turn_per_game": per_step / batch,
         "player_turns_per_s": batch / per_step,
         "state_bytes_per_game": state_bytes(one),
@@ -64,13 +78,38 @@ def bench_batch(batch: int) -> dict[str, float]:
     }
 
 
+def anchor_batch(ref: str, batch: int) -> dict[str, float]:
+    """``bench_batch(batch)`` on the simulator of git commit ``ref``, in a subprocess."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "src"], check=True, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        env = {**os.environ, "PYTHONPATH": f"{tmp}/src{os.pathsep}{ROOT}"}
+        code = (
+            "import jax, json; jax.config.update('jax_enable_compilation_cache', False); "
+            f"from benchmarks.terranova_bench import bench_batch; print(json.dumps(bench_batch({batch})))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+        )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     jax.config.update("jax_enable_compilation_cache", False)
-    print(f"devices: {jax.devices()}")
+    ref = os.environ.get("TERRANOVA_ANCHOR_REF", ANCHOR_REF)
+    print(f"devices: {jax.devices()}; load average {os.getloadavg()[0]:.1f}; anchor: {ref or 'none'}")
     print(f"map generation: {bench_mapgen():.3f} s per map")
     for batch in BATCHES:
         result = bench_batch(batch)
-        print(f"batch {batch}: " + ", ".join(f"{k} {v:.4g}" for k, v in result.items()), flush=True)
+        anchor = anchor_batch(ref, batch) if ref else {}
+        print(f"batch {batch}:", flush=True)
+        for k, v in result.items():
+            line = f"  {k:28s} {v:12.4g}"
+            if k in anchor:
+                line += f"   anchor {anchor[k]:12.4g}   ratio {v / anchor[k]:.2f}" if anchor[k] else ""
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -49,3 +49,9 @@ def test_score():
     assert formulas.score(np.array(2), np.array(5), np.array(20), np.array(1), np.array(4)) == pytest.approx(
         20.2
     )
+
+
+def test_score_counts_policies():
+    # (6 + 6 + 6 x 7 + 8 x 3 + 10 x 0) / 10
+    got = formulas.score(np.array(1), np.array(1), np.array(7), np.array(0), np.array(1), np.array(3))
+    assert got == pytest.approx((6 + 6 + 42 + 24) / 10)

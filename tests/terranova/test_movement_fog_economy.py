@@ -21,7 +21,7 @@ from hexarena.games.terranova.step import (
     road_gold,
     update_fog,
 )
-from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
+from hexarena.games.terranova.tables import GRANTS, N_BUILDABLES, load_tables
 from hexarena.games.terranova.units import found_city, heal_units, reachable, unit_phase
 from hexarena.games.terranova.world import occupancy
 
@@ -106,7 +106,9 @@ def test_border_grows_by_one_adjacent_tile(arena):
     s = found_city(s, P0, jnp.int32(centre))
     cost = float(formulas.border_cost(np.array(1)))
     s = s._replace(cities=s.cities._replace(culture=s.cities.culture.at[0, 0].set(cost + 0.5)))
-    out, _, _ = jax.jit(production_phase)(s, P0, jnp.zeros((10, N_BUILDABLES)), jnp.zeros(10), jnp.zeros(10))
+    out, _, _, _ = jax.jit(production_phase)(
+        s, P0, jnp.zeros((10, N_BUILDABLES)), jnp.zeros(10), jnp.zeros(10)
+    )
     before, after = np.asarray(s.tiles.owner) == 0, np.asarray(out.tiles.owner) == 0
     new = np.flatnonzero(after & ~before)
     assert len(new) == 1 and distance_np(new[0], centre) == 2
@@ -144,9 +146,9 @@ def test_happiness_counts_unique_luxuries(arena):
     plantation = TB.improvement_names.index("plantation")
     lay = s.layers._replace(resource=s.layers.resource.at[jnp.asarray(tiles)].set(wine))
     tl = s.tiles._replace(improvement=s.tiles.improvement.at[jnp.asarray(tiles)].set(plantation))
-    out = jax.jit(empire_phase)(s._replace(layers=lay, tiles=tl), P0, jnp.zeros(8))
-    # 8 base + 4 for one kind of luxury (two wine tiles count once) - 3 per city - 1 per citizen
-    assert float(out.players.happiness[0]) == pytest.approx(8 + 4 - 3 - 3)
+    out = jax.jit(empire_phase)(s._replace(layers=lay, tiles=tl), P0, jnp.zeros(8), jnp.zeros(len(GRANTS)))
+    # 8 base + 4 for one kind of luxury (two wine tiles count once) - 1 per citizen; the first city is free
+    assert float(out.players.happiness[0]) == pytest.approx(8 + 4 - 3)
 
 
 def test_domination_needs_every_rival_capital(arena):

@@ -14,12 +14,13 @@ from hexarena.games.terranova.geometry import neighbors, work_area
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.step import choose_research, empire_phase, new_game
-from hexarena.games.terranova.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
+from hexarena.games.terranova.tables import BUILDING_SLOTS, GRANTS, N_BUILDABLES, load_tables
 from hexarena.games.terranova.units import finish_builds, found_city, unit_phase
 
 from .tn_helpers import attack_scores, clear_units, flatten, place_unit
 
 TB = load_tables()
+NO_GRANTS = jnp.zeros(len(GRANTS))
 P0, P1 = jnp.int32(0), jnp.int32(1)
 
 
@@ -67,9 +68,9 @@ def test_research_picks_best_legal_tech_and_completes(game):
     _, s = game
     scores = jnp.zeros(81).at[TB.tech("future_tech")].set(9.0).at[TB.tech("mining")].set(5.0)
     s, pick = jax.jit(choose_research)(s, P0, scores)
-    assert int(pick) == TB.tech("mining")  # future tech is not legal yet
+    assert pick.tolist() == [TB.tech("mining"), -1]  # future tech is not legal yet; no free tech
     empire = jnp.zeros(8).at[5].set(TB.tech_cost[TB.tech("mining")] + 3).at[2].set(1.0)  # gold covers upkeep
-    s = jax.jit(empire_phase)(s, P0, empire)
+    s = jax.jit(empire_phase)(s, P0, empire, NO_GRANTS)
     assert bool(s.players.techs[0, TB.tech("mining")]) and int(s.players.researching[0]) == -1
     assert float(s.players.science[0]) == pytest.approx(3.0)
 
@@ -78,15 +79,16 @@ def test_no_two_cities_start_the_same_wonder(game):
     m, s = game
     second = _land_far(m, int(m.starts[0]), 5)
     s = found_city(found_city(s, P0, jnp.int32(m.starts[0])), P0, jnp.int32(second))
-    s = s._replace(players=s.players._replace(techs=s.players.techs.at[0].set(True)))
+    pl = s.players
+    s = s._replace(players=pl._replace(techs=pl.techs.at[0].set(True), policies=pl.policies.at[0].set(True)))
     pyramids, walls = TB.building("pyramids"), TB.building("walls")
     scores = jnp.zeros((10, N_BUILDABLES)).at[:, pyramids].set(10.0).at[:, walls].set(5.0)
-    s2, chosen, _gold = jax.jit(production_phase)(s, P0, scores, jnp.zeros(10), jnp.zeros(10))
+    s2, chosen, _gold, _grants = jax.jit(production_phase)(s, P0, scores, jnp.zeros(10), jnp.zeros(10))
     assert chosen[:2].tolist() == [pyramids, walls]
     assert (np.asarray(chosen[2:]) == -1).all()
     assert s2.cities.constructing[0, :2].tolist() == [pyramids, walls]
     # Rescaled scores give the same choices.
-    _, again, _ = jax.jit(production_phase)(s, P0, scores * 7.0 - 3.0, jnp.zeros(10), jnp.zeros(10))
+    _, again, _, _ = jax.jit(production_phase)(s, P0, scores * 7.0 - 3.0, jnp.zeros(10), jnp.zeros(10))
     assert again.tolist() == chosen.tolist()
 
 
@@ -95,7 +97,7 @@ def test_production_completes_a_unit_and_respects_the_settler_cap(game):
     s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
     worker = BUILDING_SLOTS + TB.unit("worker") - 1
     scores = jnp.zeros((10, N_BUILDABLES)).at[:, worker].set(1.0)
-    s2, chosen, _ = jax.jit(production_phase)(s, P0, scores, jnp.full(10, 100.0), jnp.zeros(10))
+    s2, chosen, _, _ = jax.jit(production_phase)(s, P0, scores, jnp.full(10, 100.0), jnp.zeros(10))
     assert int(chosen[0]) == worker
     kinds = np.asarray(s2.units.kind[0])
     assert (kinds == TB.unit("worker")).sum() == 1 and int(s2.cities.constructing[0, 0]) == -1
@@ -134,12 +136,17 @@ def test_capital_is_sacked_and_other_city_is_captured(game):
     assert int(s_oth.cities.pos[0, 0]) == other and int(s_oth.tiles.owner[other]) == 0
 
 
-def test_worker_build_finishes_after_its_turns(game):
+def _worker_by_capital(game):
+    """A capital on the start and a worker on the first tile of its ring, both flat."""
     m, s = game
     tile = int(work_area()[m.starts[0], 1])
     s = flatten(s, [int(m.starts[0]), tile])
     s = found_city(clear_units(s), P0, jnp.int32(m.starts[0]))
-    s = place_unit(s, 0, 0, "worker", tile)
+    return place_unit(s, 0, 0, "worker", tile), tile
+
+
+def test_worker_build_finishes_after_its_turns(game):
+    s, tile = _worker_by_capital(game)
     types = jnp.full((30, 19), -1.0).at[:, 2].set(1.0)  # farm
     s, cats, _ = jax.jit(unit_phase)(s, P0, types, jnp.zeros((30, 2772)))
     assert int(cats[0]) == 2
@@ -150,3 +157,17 @@ def test_worker_build_finishes_after_its_turns(game):
         s = finish(s, P0)
     assert int(s.tiles.improvement[tile]) == TB.improvement_names.index("farm")
     assert int(s.units.engaged_action[0, 0]) == -1
+
+
+def test_citizenship_and_pyramids_shorten_worker_builds(game):
+    s, _ = _worker_by_capital(game)
+    pl = s.players
+    s = s._replace(players=pl._replace(policies=pl.policies.at[0, TB.policy("citizenship")].set(True)))
+    types = jnp.full((30, 19), -1.0).at[:, 2].set(1.0)  # farm
+    out, _, _ = jax.jit(unit_phase)(s, P0, types, jnp.zeros((30, 2772)))
+    base = int(TB.improvement_turns[TB.improvement_names.index("farm")])
+    assert int(out.units.engaged_turns[0, 0]) == max(int(np.ceil(base * 0.75 - 1e-4)), 1)
+    c = s.cities
+    both = s._replace(cities=c._replace(buildings=c.buildings.at[0, 0, TB.building("pyramids")].set(True)))
+    out, _, _ = jax.jit(unit_phase)(both, P0, types, jnp.zeros((30, 2772)))
+    assert int(out.units.engaged_turns[0, 0]) == max(int(np.ceil(base * 0.5 - 1e-4)), 1)

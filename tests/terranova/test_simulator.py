@@ -50,6 +50,10 @@ def test_hundred_rounds_random_game(sim):
     assert int(s.turn) == ROUNDS and int(s.player) == 0
     assert s.cities.exists.sum() >= 6  # every player founded a city
     assert (s.players.techs.sum(1) > 1).all()  # and researched something
+    assert (s.players.policies.sum(1) > 0).all()  # and adopted a social policy with its culture
+    assert (s.players.culture_total > 0).all()
+    policies = sum((ex[1] >= 0).sum() for ex, _ in history)
+    assert policies == s.players.policies.sum()  # every adoption reported as executed
     executed_units = sum((ex[4][0] >= 0).sum() for ex, _ in history)
     executed_builds = sum((ex[5][1] >= 0).sum() for ex, _ in history)
     assert executed_units > 600 and executed_builds > 10

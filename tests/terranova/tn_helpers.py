@@ -9,6 +9,8 @@ import numpy as np
 from hexarena.games.terranova.geometry import distance_np, work_area
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.simulator import build_simulator
+from hexarena.games.terranova.state import map_layers
+from hexarena.games.terranova.step import new_game
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
 
 
@@ -48,6 +50,15 @@ def check_invariants(s, obs) -> None:
         assert len(set(owners[pos == t])) == 1, "units of two players on a tile"
     assert ((s.units.hp[units_alive] > 0) & (s.units.hp[units_alive] <= 1)).all()
     assert (s.cities.hp[s.cities.exists] > 0).all()
+    world = tb.building_kind == 1
+    assert (s.cities.buildings[..., world].sum((0, 1)) <= 1).all(), "a world wonder stands twice"
+    assert not s.cities.buildings[~s.cities.exists].any(), "a building in a city that does not exist"
+    pl = s.players
+    assert (pl.faith >= 0).all() and (pl.culture >= 0).all() and (pl.culture_total >= 0).all()
+    assert (pl.free_techs >= 0).all() and (pl.free_policies >= 0).all()
+    o = int(s.player)
+    assert (obs["policies"] == pl.policies[o]).all() and obs["culture_reserves"] == pl.culture[o]
+    assert obs["faith_reserves"] == pl.faith[o] and obs["culture_threshold"] >= 15
     # Fog: never-seen tiles stay unknown in the observation of the player to move.
     vis = obs["visibility_map"].reshape(-1)
     assert ((obs["elevation_map"].reshape(-1) == -1) == (vis == 0)).all()
@@ -65,9 +76,23 @@ def check_executed(before, after, ex) -> None:
     p = int(before.player)
     known = before.players.techs[p]
     trade, policy, tenet, tech, (ucat, utgt), (worked, built) = ex
-    assert (policy == -1).all() and (tenet == -1).all() and (trade[0] == -1).all()
-    if tech[0] >= 0:
-        assert not known[tech[0]] and known[tb.tech_prereq[tech[0]]].all()
+    assert (tenet == -1).all() and (trade[0] == -1).all()
+    era = tb.tech_era[known].max()
+    adopted = before.players.policies[p]
+    for pol, owned in ((policy[0], adopted), (policy[1], adopted | (np.arange(54) == policy[0]))):
+        if pol >= 0:
+            assert not adopted[pol] and tb.policy_era[pol] <= era, "policy adopted twice or before its era"
+            assert owned[tb.policy_req[pol]].all(), "policy adopted before its prerequisites"
+            assert after.done or after.players.policies[p, pol]
+    if policy[0] >= 0:
+        assert policy[0] != policy[1]
+        assert before.players.culture[p] >= after.players.culture[p] - 1e-3 or after.done
+    if policy[1] >= 0:
+        assert before.players.free_policies[p] > 0
+    for t in tech[tech >= 0]:
+        assert not known[t] and known[tb.tech_prereq[t]].all()
+    if tech[1] >= 0:
+        assert before.players.free_techs[p] > 0 and (after.done or after.players.techs[p, tech[1]])
     for slot in np.flatnonzero(ucat >= 0):
         kind, pos = before.units.kind[p, slot], before.units.pos[p, slot]
         cat, tgt = ucat[slot], utgt[slot]
@@ -86,6 +111,10 @@ def check_executed(before, after, ex) -> None:
         if b < BUILDING_SLOTS:
             assert tb.buildable[b] and known[tb.building_tech[b]].all()
             assert not before.cities.buildings[p, c, b]
+            assert before.cities.buildings[p, c][tb.building_req[b]].all()
+            assert before.players.policies[p][tb.building_policy[b]].all()
+            if tb.building_kind[b] == 1:
+                assert not before.cities.buildings[..., b].any(), "world wonder started after it was built"
         else:
             kind = b - BUILDING_SLOTS + 1
             assert known[tb.unit_tech[kind]].all() and not known[tb.unit_obsolete[kind]].any()
@@ -110,6 +139,17 @@ def flatten(s, tiles):
         cs_owner=s.layers.cs_owner.at[idx].set(0),
     )
     return s._replace(layers=lay, tiles=s.tiles._replace(feature=s.tiles.feature.at[idx].set(0)))
+
+
+def grassland_start(seed: int = 1, radius: int = 6):
+    """Player 0's start on ``generate(seed)`` made bare riverless grassland of ``radius``, no units;
+    returns (state, start tile)."""
+    m = generate(seed)
+    s = new_game(jax.tree_util.tree_map(jnp.asarray, map_layers(m)), jax.random.PRNGKey(0))
+    centre = int(m.starts[0])
+    patch = jnp.asarray(np.flatnonzero(distance_np(np.arange(2772), centre) <= radius))
+    s = clear_units(flatten(s, patch))
+    return s._replace(layers=s.layers._replace(river=s.layers.river.at[patch].set(0))), centre
 
 
 def place_unit(s, p: int, slot: int, kind: str, tile: int):

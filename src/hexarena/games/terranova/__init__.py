@@ -1,6 +1,6 @@
 """Terra Nova: a Civilization-V-style 4X simulator for six players, written in JAX.
 
-Stage 1 (this package): data tables, the map generator, the batched simulator with cities, units,
+Stage 1: data tables, the map generator, the batched simulator with cities, units,
 technologies, combat and fog of war, the spec's action and observation shapes, a streaming
 recorder, a game-contract adapter and a heuristic bot.
 
@@ -22,12 +22,26 @@ Quick start (the spec's API)::
 
 Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylinder), ``mapgen``
 (maps; ``python -m hexarena.games.terranova.mapgen`` writes a pool), ``state`` (the pytree),
-``formulas``, ``world`` (derived quantities), ``units`` / ``cities`` / ``step`` (the turn),
+``formulas``, ``world`` (derived quantities), ``effects`` (building and policy rows -> a player's
+numbers), ``policies`` (the policy endpoint), ``units`` / ``cities`` / ``step`` (the turn),
 ``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
 ``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
 contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
 player may do this turn), ``text`` / ``news`` / ``orders`` (the text view and text orders),
 ``bot``, ``pettingzoo_env``. Using it as a player, an RL library or a viewer: docs/terranova.md.
+
+Stage 2 (issue 14), so far: all 148 buildings and wonders (``data/buildings.json``: costs, upkeep,
+tech / building / resource / policy / site prerequisites as boolean matrices; flat, per-citizen
+and percent yields, tile-class bonuses, city and empire modifier rows, one-time grants, free
+buildings, specialist, great-work and great-person-point rows); the 54 social policies in 9 trees
+with their finishers (``data/policies.json``; effects are rows in the buildings' columns, so tenets
+can reuse them), the policy cost formula and the policy endpoint; culture and faith reserves,
+lifetime culture, golden ages, free techs and policies; a world wonder built anywhere cancels it
+everywhere else (production kept); happiness as the original (first city free, -2 % production
+and gold per unhappy point). Not yet: religion and the tenet endpoint, specialists and great
+people (granted great people are counted, not used), great works, tourism, and the modifier
+columns of those systems and of city states, trade, kills and XP (set by their buildings and
+policies, read when the systems land); free units from wonders and policies.
 
 Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
 found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles

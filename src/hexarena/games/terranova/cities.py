@@ -14,6 +14,14 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
+from hexarena.games.terranova.effects import (
+    city_modifiers,
+    city_site,
+    empire_modifiers,
+    empire_multipliers,
+    policy_city_effects,
+    policy_rows,
+)
 from hexarena.games.terranova.geometry import N_TILES, N_WORK, ring_of_slot
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import (
@@ -21,6 +29,8 @@ from hexarena.games.terranova.tables import (
     CULTURE,
     FOOD,
     GOLD,
+    GRANTS,
+    N_YIELDS,
     PROD,
     SCIENCE,
     load_tables,
@@ -34,6 +44,7 @@ from hexarena.games.terranova.world import (
     neighbor_table,
     occupancy,
     player_yields,
+    tile_class_map,
     work_frames,
 )
 
@@ -66,17 +77,25 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
     picks = jnp.where(active & c.exists[p][:, None], picks, -1)
     hit = (picks[:, :, None] == jnp.arange(N_WORK - 1)[None, None, :]).any(1)
     worked = jnp.concatenate([c.exists[p][:, None], hit], axis=1)
-    tile_y = gather(player_yields(state, state.players.techs[p]), frames, 0.0)  # (10, 37, 7)
-    water = gather(state.layers.elevation == 0, frames, False)
+    techs = state.players.techs[p]
+    tile_y = gather(player_yields(state, techs), frames, 0.0)  # (10, 37, 7)
     built = c.buildings[p].astype(jnp.float32)  # (10, 148)
-    water_bonus = built @ const(tb.building_water_yields)
-    tile_sum = (worked[..., None] * (tile_y + water[..., None] * water_bonus[:, None, :])).sum(1)
+    classes = gather(tile_class_map(state, techs), frames, False).astype(jnp.float32)  # (10, 37, C)
+    bonus = (built @ const(tb.building_tile_bonus.reshape(BUILDING_SLOTS, -1))).reshape(
+        MAX_CITIES, -1, N_YIELDS
+    )
+    tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, bonus)
+    pol = policy_city_effects(state, p)
+    tile_y = tile_y + jnp.einsum("ftc,cy->fty", classes, pol.tile_bonus)
+    tile_sum = (worked[..., None] * tile_y).sum(1)
     tile_sum = jnp.concatenate([tile_sum, jnp.zeros((MAX_CITIES, 1))], axis=1)
-    flat = built @ const(tb.building_yields)
-    per_pop = (built @ const(tb.building_per_pop)) * pop[:, None]
+    flat = built @ const(tb.building_yields) + pol.flat
+    per_pop = (built @ const(tb.building_per_pop) + pol.per_pop) * pop[:, None]
     per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
-    percent = built @ const(tb.building_percent)
+    percent = built @ const(tb.building_percent) + pol.percent
+    percent = percent.at[:, CULTURE].add(empire_modifiers(state, p)[tb.modifier("culture_pct_all_cities")])
     total = (tile_sum + flat + per_pop) * (1 + percent / 100.0)
+    total = total * empire_multipliers(state, p)
     total = jnp.where(c.exists[p][:, None], total, 0.0)
     return CityYields(total, worked, picks)
 
@@ -102,40 +121,52 @@ def grow(state: GameState, p: jax.Array, food_yield: jax.Array) -> GameState:
     return state._replace(cities=c._replace(pop=c.pop.at[p].set(new_pop), food=c.food.at[p].set(food)))
 
 
-def build_mask(
-    state: GameState, p: jax.Array, cs: jax.Array, claims: jax.Array, counts: jax.Array
-) -> jax.Array:
-    """(185,) what city ``cs`` may start now, given wonders claimed and queued unit counts."""
+def fixed_build_mask(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, 185) the part of each city's build mask that holds for the whole production phase:
+    technologies, policies, connected resources, the city's site, obsolete units, caravans."""
     tb = load_tables()
-    c, pl = state.cities, state.players
+    pl = state.players
     techs = pl.techs[p]
-    built_here = c.buildings[p, cs]
-    kind = const(tb.building_kind)
-    world_built = c.buildings.any((0, 1))
-    national_built = c.buildings[p].any(0)
-    pos = jnp.maximum(c.pos[p, cs], 0)
-    nb = neighbor_table()[pos]
-    coastal = ((state.layers.elevation[jnp.maximum(nb, 0)] == 0) & (nb >= 0)).any()
-    river = state.layers.river[pos] > 0
-    b_ok = const(tb.buildable) & ~built_here
-    b_ok &= jnp.all(~const(tb.building_tech) | techs, axis=1)
-    b_ok &= jnp.all(~const(tb.building_req) | built_here, axis=1)
-    b_ok &= (kind != 1) | (~world_built & ~claims)
-    b_ok &= (kind != 2) | (~national_built & ~claims)
-    b_ok &= ~const(tb.building_needs_river) | river
-    b_ok &= ~const(tb.building_needs_coast) | coastal
     owned_res = resources_owned(state, p)
+    b_ok = const(tb.buildable) & jnp.all(~const(tb.building_tech) | techs, axis=1)
+    needs_res = const(tb.building_resource)
+    b_ok &= ~needs_res.any(1) | (needs_res & owned_res).any(1)
+    b_ok &= jnp.all(~const(tb.building_policy) | pl.policies[p], axis=1)
+    sites = jax.vmap(lambda cs: city_site(state, p, cs))(jnp.arange(MAX_CITIES))  # (10, SITE_NEEDS)
+    b_ok = b_ok[None, :] & jnp.all(~const(tb.building_needs)[None] | sites[:, None, :], axis=2)
     u_ok = jnp.all(~const(tb.unit_tech)[1:] | techs, axis=1) & ~jnp.any(
         const(tb.unit_obsolete)[1:] & techs, axis=1
     )
     u_ok &= jnp.all(~const(tb.unit_resource)[1:] | owned_res, axis=1)
+    u_ok &= jnp.arange(1, len(tb.unit_names)) != tb.unit("caravan")  # trade routes arrive in a later stage
+    return jnp.concatenate([b_ok, jnp.broadcast_to(u_ok, (MAX_CITIES, u_ok.shape[0]))], axis=1)
+
+
+def build_mask(
+    state: GameState,
+    p: jax.Array,
+    cs: jax.Array,
+    claims: jax.Array,
+    counts: jax.Array,
+    fixed: jax.Array | None = None,
+) -> jax.Array:
+    """(185,) what city ``cs`` may start now, given wonders claimed and queued unit counts.
+
+    ``fixed`` is the city's row of :func:`fixed_build_mask` (computed here when not given); the
+    rest (buildings already there, wonders built or claimed, unit caps) changes during the scan.
+    """
+    tb = load_tables()
+    c = state.cities
+    fixed = fixed_build_mask(state, p)[cs] if fixed is None else fixed
+    built_here = c.buildings[p, cs]
+    kind = const(tb.building_kind)
+    b_ok = ~built_here & jnp.all(~const(tb.building_req) | built_here, axis=1)
+    b_ok &= (kind != 1) | (~c.buildings.any((0, 1)) & ~claims)
+    b_ok &= (kind != 2) | (~c.buildings[p].any(0) & ~claims)
     settler = jnp.arange(1, len(tb.unit_names)) == tb.unit("settler")
-    caravan = jnp.arange(1, len(tb.unit_names)) == tb.unit("caravan")
     n_units, n_settlers = counts[0], counts[1]
-    u_ok &= n_units < MAX_UNITS
-    u_ok &= ~settler | (c.exists[p].sum() + n_settlers < MAX_CITIES)
-    u_ok &= ~caravan  # trade routes arrive in a later stage
-    return jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
+    u_ok = (n_units < MAX_UNITS) & (~settler | (c.exists[p].sum() + n_settlers < MAX_CITIES))
+    return fixed & jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
 
 
 def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
@@ -149,10 +180,11 @@ def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
     return jnp.zeros(len(tb.resource_names), bool).at[jnp.where(ok, res, 0)].max(ok)
 
 
-def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array) -> GameState:
-    """Spend culture on the best unowned tile next to the city's border, if affordable."""
+def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -> GameState:
+    """Spend culture on the best unowned tile next to the city's border, if affordable (the cost
+    changed by ``pct`` %: Stonehenge, Tradition)."""
     c, t = state.cities, state.tiles
-    cost = formulas.border_cost(c.tiles_claimed[p, cs] + 1)
+    cost = formulas.border_cost(c.tiles_claimed[p, cs] + 1) * (1 + pct / 100.0)
     frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
     nb = neighbor_table()[jnp.maximum(frame, 0)]
     mine = (gather(t.owner, nb, -1) == p) & (gather(t.owner_city, nb, -1) == cs)
@@ -176,17 +208,32 @@ def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array) -> GameState:
     )
 
 
+def cancel_taken_wonders(state: GameState, p: jax.Array) -> GameState:
+    """A city of ``p`` building a world wonder that now stands elsewhere stops; its production stays."""
+    tb = load_tables()
+    c = state.cities
+    cur = c.constructing[p]
+    b = jnp.clip(cur, 0, BUILDING_SLOTS - 1)
+    taken = (
+        (cur >= 0) & (cur < BUILDING_SLOTS) & (const(tb.building_kind)[b] == 1) & c.buildings.any((0, 1))[b]
+    )
+    return state._replace(cities=c._replace(constructing=c.constructing.at[p].set(jnp.where(taken, -1, cur))))
+
+
 def production_phase(
     state: GameState, p: jax.Array, build_scores: jax.Array, prod_yield: jax.Array, culture_yield: jax.Array
-) -> tuple[GameState, jax.Array, jax.Array]:
+) -> tuple[GameState, jax.Array, jax.Array, jax.Array]:
     """Scan over cities: claim border tiles, pick builds (with claims), produce, complete.
 
-    Returns the state, the build index chosen this turn per city (-1 none) and the gold from
-    cities with nothing legal to build.
+    Production toward an item is raised by the city's production modifiers that apply to it
+    (``tables.production_mods``). A completed building adds its free buildings and its one-time
+    grants. Returns the state, the build index chosen this turn per city (-1 none), the gold from
+    cities with nothing legal to build and the grants summed over completed buildings (GRANTS,).
     """
     tb = load_tables()
     cost = jnp.concatenate([const(tb.building_cost), const(tb.unit_cost)[1:]])
     kind = const(tb.building_kind)
+    state = cancel_taken_wonders(state, p)
     c0 = state.cities
     current = jnp.where(c0.constructing[p] < BUILDING_SLOTS, c0.constructing[p], BUILDING_SLOTS)
     in_progress = jnp.zeros(BUILDING_SLOTS, bool).at[current].set(True, mode="drop")
@@ -195,12 +242,18 @@ def production_phase(
     n_units = (state.units.kind[p] > 0).sum() + (queued > 0).sum()
     n_settlers = (state.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum()
     state = state._replace(cities=c0._replace(culture=c0.culture.at[p].add(culture_yield)))
+    empire = empire_modifiers(state, p)
+    border_pct = empire[tb.modifier("border_cost_pct")]
+    mods = city_modifiers(state, p) + empire
+    fixed = fixed_build_mask(state, p)
+    item_mods = const(tb.production_mods)
+    policy_pct = policy_rows(state, p) @ const(tb.policy_production)
 
     def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
         st, claims, counts = carry
-        cs, scores, prod_y = xs
-        st = _claim_tile(st, p, cs)
-        mask = build_mask(st, p, cs, claims, counts)
+        cs, scores, prod_y, city_mods, fixed_row = xs
+        st = _claim_tile(st, p, cs, border_pct)
+        mask = build_mask(st, p, cs, claims, counts, fixed_row)
         choice = masked_argmax(scores, mask)
         c = st.cities
         item = jnp.where(choice >= 0, choice, c.constructing[p, cs])
@@ -213,7 +266,9 @@ def production_phase(
             [new_unit, new_unit & (choice - BUILDING_SLOTS + 1 == tb.unit("settler"))]
         )
         idle = c.exists[p, cs] & (item < 0)
-        stock = c.prod[p, cs] + jnp.where(idle, 0.0, prod_y)
+        at = jnp.maximum(item, 0)
+        speed = 1.0 + (item_mods[at] @ city_mods + policy_pct[at]) / 100.0
+        stock = c.prod[p, cs] + jnp.where(idle, 0.0, prod_y * speed)
         done = (item >= 0) & (stock >= cost[jnp.maximum(item, 0)])
         is_unit = item >= BUILDING_SLOTS
         utype = (item - BUILDING_SLOTS + 1).astype(jnp.int8)
@@ -223,30 +278,38 @@ def production_phase(
         blocked = jnp.where(is_military(utype), occ.military[spot] >= 0, occ.civilian[spot] >= 0)
         st, placed = spawn_unit(st, p, utype, here, done & is_unit & ~blocked)
         finished = done & (~is_unit | placed)
+        built = finished & ~is_unit
+        bi = jnp.clip(item, 0, BUILDING_SLOTS - 1)
+        grants = jnp.where(built, const(tb.building_grants)[bi], 0.0)
         c = st.cities
-        new_b = c.buildings[p, cs] | ((jnp.arange(BUILDING_SLOTS) == item) & finished & ~is_unit)
+        new_b = c.buildings[p, cs] | (jnp.arange(BUILDING_SLOTS) == item) & built
+        new_b = new_b | (const(tb.building_free_here)[bi] & built)
+        everywhere = const(tb.building_free_all)[bi] & built & c.exists[p][:, None]
+        buildings = c.buildings.at[p].set(c.buildings[p] | everywhere).at[p, cs].set(new_b | everywhere[cs])
         c = c._replace(
-            buildings=c.buildings.at[p, cs].set(new_b),
+            buildings=buildings,
+            pop=c.pop.at[p, cs].add(grants[GRANTS.index("population")].astype(jnp.int32)),
             prod=c.prod.at[p, cs].set(jnp.where(finished, stock - cost[jnp.maximum(item, 0)], stock)),
             constructing=c.constructing.at[p, cs].set(jnp.where(finished, -1, item)),
         )
         st = st._replace(cities=c)
         gold = jnp.where(idle, prod_y, 0.0)
-        return (st, claims, counts), (choice, gold)
+        return (st, claims, counts), (choice, gold, grants)
 
-    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield)
+    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield, mods, fixed)
     counts = jnp.stack([n_units, n_settlers]).astype(jnp.int32)
-    (state, _, _), (chosen, gold) = jax.lax.scan(per_city, (state, claims, counts), xs)
-    return state, chosen, gold.sum()
+    (state, _, _), (chosen, gold, grants) = jax.lax.scan(per_city, (state, claims, counts), xs)
+    return state, chosen, gold.sum(), grants.sum(0)
 
 
 def city_phase(
     state: GameState, p: jax.Array, citizen_scores: jax.Array, build_scores: jax.Array
-) -> tuple[GameState, jax.Array, jax.Array, jax.Array]:
+) -> tuple[GameState, jax.Array, jax.Array, jax.Array, jax.Array]:
     """Yields, growth, borders and production for player ``p``.
 
-    Returns the state, executed worked tiles (10, 36), executed build choices (10,) and the
-    empire's yields this turn (8,) including gold from idle production.
+    Returns the state, executed worked tiles (10, 36), executed build choices (10,), the
+    empire's yields this turn (8,) including gold from idle production, and the one-time grants
+    of buildings completed this turn (GRANTS,).
     """
     cy = city_yields(state, p, citizen_scores)
     c = state.cities
@@ -254,11 +317,11 @@ def city_phase(
         cities=c._replace(worked=c.worked.at[p].set(cy.worked), yields=c.yields.at[p].set(cy.yields))
     )
     state = grow(state, p, cy.yields[:, FOOD])
-    state, chosen, idle_gold = production_phase(
+    state, chosen, idle_gold, grants = production_phase(
         state, p, build_scores, cy.yields[:, PROD], cy.yields[:, CULTURE]
     )
     empire = cy.yields.sum(0).at[GOLD].add(idle_gold)
-    return state, cy.executed, chosen, empire
+    return state, cy.executed, chosen, empire, grants
 
 
 def heal_cities(state: GameState, p: jax.Array) -> GameState:

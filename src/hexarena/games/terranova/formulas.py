@@ -87,9 +87,38 @@ def connection_gold(pop: Array, capital_pop: Array) -> Array:
     )
 
 
-def score(cities: Array, pop: Array, tiles: Array, wonders: Array, techs: Array) -> Array:
-    """LekMod-style score of stage 1 (policies, great works and tenets come in later stages)."""
+def score(
+    cities: Array, pop: Array, tiles: Array, wonders: Array, techs: Array, policies: Array = 0
+) -> Array:
+    """LekMod-style score: (6 x cities + 6 x citizens + 6 x tiles + 10 x world wonders + 8 x policies
+    + 10 x (techs - 1)) / 10 (great works and tenets come with their stages)."""
     w = load_tables().rules["score_weights"]
     total = w["cities"] * cities + w["population"] * pop + w["tiles"] * tiles
-    total = total + w["world_wonders"] * wonders + w["techs"] * (techs - 1)
+    total = total + w["world_wonders"] * wonders + w["techs"] * (techs - 1) + w["policies"] * policies
     return total / w["divisor"]
+
+
+def policy_cost(
+    n_policies: Array, n_cities: Array, cost_pct: Array = 0.0, per_city_pct: Array = 0.0
+) -> Array:
+    """Culture for the next policy after ``n_policies``: 5 x floor(1.25 p^2 - 0.25 p + 3.5) (15, 20, 40,
+    70, ...), + 10 % per city beyond the first (``per_city_pct`` % less of it: Representation -33)
+    and ``cost_pct`` % more (Cristo Redentor: -10), rounded down to a multiple of 5."""
+    r = load_tables().rules
+    xp = _xp(n_policies)
+    n = xp.asarray(n_policies, dtype=xp.float32)
+    raw = r["policy_cost_quadratic"] * n**2 + r["policy_cost_linear"] * n + r["policy_cost_base"]
+    base = r["policy_cost_step"] * xp.floor(raw + 1e-4)
+    cities = xp.maximum(xp.asarray(n_cities, dtype=xp.float32) - 1, 0)
+    per_city = r["policy_cost_per_city"] * (1 + per_city_pct / 100.0)
+    scaled = base * (1 + per_city * cities) * (1 + cost_pct / 100.0)
+    step = r["policy_cost_step"]
+    return step * xp.floor(scaled / step + 1e-4)
+
+
+def unhappiness(n_cities: Array, total_pop: Array) -> Array:
+    """Unhappiness of an empire: 3 per city beyond the first plus 1 per citizen."""
+    r = load_tables().rules
+    xp = _xp(n_cities)
+    extra = xp.maximum(n_cities - r["unhappiness_free_cities"], 0)
+    return r["unhappiness_per_city"] * extra + r["unhappiness_per_pop"] * total_pop

@@ -2,8 +2,11 @@
 
 Unknown = -1 everywhere: map layers of never-seen tiles, other players' units out of sight, cities
 on never-seen tiles. Tiles seen before but not visible now show what the player saw last (the
-:class:`Tracker`, the spec's ``obs_spaces``). Fields of later stages (trade, policies, religion,
-city states, great people, tourism) are present with their shapes and hold zeros or -1.
+:class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
+threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
+(``culture_info``: on buildings, on tiles) are live; fields of later
+stages (trade, religion, city states, specialists, great works, great people, tourism) are present
+with their shapes and hold zeros or -1.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova.cities import resources_owned
+from hexarena.games.terranova.effects import policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
+from hexarena.games.terranova.policies import next_policy_cost
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.step import player_scores
 from hexarena.games.terranova.tables import N_YIELDS, load_tables
@@ -24,6 +29,7 @@ from hexarena.games.terranova.world import (
     gather,
     neighbor_table,
     player_yields,
+    tile_class_map,
     top_era,
     visible_resources,
     work_frames,
@@ -136,7 +142,7 @@ def _cities_obs(state: GameState, o: jax.Array, seen: jax.Array, tile_yields: ja
         "specialist_slots": zeros((MAX_CITIES, 6), jnp.int32),
         "gw_slots": zeros((MAX_CITIES, 5), jnp.int32),
         "food_reserves": c.food[o],
-        "growth_carryover": (c.buildings[o] * const(tb.building_carryover)).sum(1),
+        "growth_carryover": built @ const(tb.building_carryover),
         "prod_reserves": c.prod[o],
         "prod_carryover": jnp.ones(MAX_CITIES, jnp.float32),
         "is_constructing": c.constructing[o],
@@ -184,6 +190,8 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     bits = (lay.river[:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1
     techs = pl.techs[o]
     tile_y = player_yields(state, techs)
+    policy = policy_city_effects(state, o)
+    policy_tiles = (tile_class_map(state, techs) @ policy.tile_bonus) * (t.owner == o)[:, None]
     imp_y = const(load_tables().improvement_yields)[jnp.maximum(tracker.improvement[o], 0).astype(jnp.int32)]
     c = state.cities
     pops = c.pop.sum(1)
@@ -209,38 +217,38 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "cs_ownership_map": fog(lay.cs_owner),
         "units": _units_obs(state, o),
         "technologies": techs.astype(jnp.int32),
-        "policies": jnp.zeros(54, jnp.int32),
+        "policies": pl.policies[o].astype(jnp.int32),
         "player_cities": _cities_obs(state, o, seen, tile_y),
         "yield_map_players": _grid(jnp.where(seen[:, None], tile_y, -1.0)),
         "visible_resources_map_players": fog(visible_resources(state, techs)),
         "science_reserves": pl.science[o],
-        "culture_reserves": jnp.float32(0),
-        "faith_reserves": jnp.float32(0),
+        "culture_reserves": pl.culture[o],
+        "faith_reserves": pl.faith[o],
         "is_researching": pl.researching[o],
         "num_trade_routes": jnp.int32(2),
         "cs_perturn_influence": jnp.zeros(12, jnp.float32),
         "num_delegates": jnp.zeros(N_PLAYERS, jnp.int32),
-        "culture_threshold": jnp.float32(15),
+        "culture_threshold": next_policy_cost(state, o),
         "religious_tenets": jnp.zeros((N_PLAYERS, 91), jnp.int32),
-        "free_techs": jnp.int32(0),
-        "free_policies": jnp.int32(0),
+        "free_techs": pl.free_techs[o],
+        "free_policies": pl.free_policies[o],
         "great_works": jnp.zeros(4, jnp.int32),
         "culture_info": {
-            "building_yields": jnp.zeros((MAX_CITIES, 8), jnp.float32),
+            "building_yields": policy.on_buildings,
             "yields_per_kill": jnp.zeros(8, jnp.float32),
             "honor_finisher_yields_per_kill": jnp.zeros(8, jnp.float32),
             "cs_resting_influence": jnp.float32(0),
             "cs_trade_route_yields": jnp.zeros((MAX_CITIES, 2, 10), jnp.float32),
-            "additional_yield_map": jnp.zeros((ROWS, COLS, N_YIELDS), jnp.float32),
+            "additional_yield_map": _grid(jnp.where(seen[:, None], policy_tiles, -1.0)),
         },
         "improvement_additional_yield_map": _grid(jnp.where(seen[:, None], imp_y, -1.0)),
         "improvement_map": _grid(tracker.improvement[o].astype(jnp.int32)),
         "road_map": _grid(tracker.road[o].astype(jnp.int32)),
         "gpps": jnp.zeros(6, jnp.float32),
         "gp_threshold": jnp.float32(67),
-        "golden_age_turns": jnp.int32(0),
+        "golden_age_turns": pl.golden_age_turns[o],
         "tourism_total": jnp.zeros((N_PLAYERS, N_PLAYERS), jnp.float32),
-        "culture_total": jnp.zeros(N_PLAYERS, jnp.float32),
+        "culture_total": pl.culture_total,
         "citystate_info": _citystate_obs(state, seen),
         "visibility_map": _grid(vis.astype(jnp.int32)),
         "trade_offers": jnp.full((N_PLAYERS, 2), -1, jnp.int32),

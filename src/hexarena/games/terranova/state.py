@@ -15,7 +15,7 @@ import numpy as np
 
 from hexarena.games.terranova.geometry import N_TILES, N_WORK
 from hexarena.games.terranova.mapgen import GameMap
-from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
+from hexarena.games.terranova.tables import BUILDING_SLOTS, SPECIALISTS, load_tables
 
 N_PLAYERS, MAX_CITIES, MAX_UNITS = 6, 10, 30
 
@@ -81,6 +81,14 @@ class Players(NamedTuple):
     has_sacked: jax.Array  # (6, 6) bool
     ever_settled: jax.Array  # (6,) bool
     prev_score: jax.Array  # (6,) float32
+    policies: jax.Array  # (6, 54) bool adopted social policies
+    culture: jax.Array  # (6,) float32 culture toward the next policy
+    culture_total: jax.Array  # (6,) float32 lifetime culture
+    faith: jax.Array  # (6,) float32 faith reserves
+    free_techs: jax.Array  # (6,) int32 free technologies to pick
+    free_policies: jax.Array  # (6,) int32 free social policies to pick
+    golden_age_turns: jax.Array  # (6,) int32 turns left in the current golden age
+    great_people: jax.Array  # (6, 7) int32 great people granted and not yet used (SPECIALISTS + prophet)
 
 
 class GameState(NamedTuple):
@@ -178,6 +186,14 @@ def initial_state(
             has_sacked=jnp.zeros((p, p), bool),
             ever_settled=jnp.zeros(p, bool),
             prev_score=jnp.zeros(p, f32),
+            policies=jnp.zeros((p, len(tb.policy_names)), bool),
+            culture=jnp.zeros(p, f32),
+            culture_total=jnp.zeros(p, f32),
+            faith=jnp.zeros(p, f32),
+            free_techs=jnp.zeros(p, jnp.int32),
+            free_policies=jnp.zeros(p, jnp.int32),
+            golden_age_turns=jnp.zeros(p, jnp.int32),
+            great_people=jnp.zeros((p, len(SPECIALISTS) + 1), jnp.int32),
         ),
         turn=jnp.zeros((), jnp.int32),
         player=jnp.zeros((), jnp.int32),

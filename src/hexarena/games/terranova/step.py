@@ -1,7 +1,8 @@
 """One player's turn in one game: research, units, cities, empire, fog, score, victory, reset.
 
-The order inside a turn follows the original: technology choice -> units (scan over 30 slots) ->
-cities (yields, growth, borders, production) -> empire (gold, upkeep, science, happiness) ->
+The order inside a turn follows the original: social policies -> technology choice -> units (scan
+over 30 slots) -> cities (yields, growth, borders, production) -> empire (gold, upkeep, science,
+happiness, culture and faith reserves, golden age) ->
 healing -> fog of war for every player -> score-delta reward -> next player, round counter,
 turn cap and domination victory -> a finished game restarts from its own map.
 """
@@ -15,8 +16,17 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
+from hexarena.games.terranova.effects import apply_grants, empire_modifiers
+from hexarena.games.terranova.policies import adopt_policies
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
-from hexarena.games.terranova.tables import GOLD, HAPPY, SCIENCE, load_tables
+from hexarena.games.terranova.tables import (
+    CULTURE,
+    FAITH,
+    GOLD,
+    HAPPY,
+    SCIENCE,
+    load_tables,
+)
 from hexarena.games.terranova.units import heal_units, unit_phase
 from hexarena.games.terranova.world import const, masked_argmax, neighbor_table
 
@@ -24,13 +34,22 @@ Actions = Any  # the spec's nested tuple for one game (see spaces.ACTION_SHAPES)
 
 
 def choose_research(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[GameState, jax.Array]:
-    """An idle player starts its best legal tech (prerequisites known, not known yet)."""
+    """An idle player starts its best legal tech (prerequisites known, not known yet); with a free
+    tech pending (Great Library, Oxford University) the best legal tech after that is learned at once,
+    one per turn. Returns the state and the executed ``(normal, free)`` pair."""
     pl = state.players
     known = pl.techs[p]
     legal = ~known & jnp.all(~const(load_tables().tech_prereq) | known, axis=1)
     pick = jnp.where(pl.researching[p] < 0, masked_argmax(scores, legal), -1)
     researching = jnp.where(pick >= 0, pick, pl.researching[p])
-    return state._replace(players=pl._replace(researching=pl.researching.at[p].set(researching))), pick
+    n = legal.shape[0]
+    free = jnp.where(pl.free_techs[p] > 0, masked_argmax(scores, legal & (jnp.arange(n) != researching)), -1)
+    players = pl._replace(
+        researching=pl.researching.at[p].set(researching),
+        techs=pl.techs.at[p].set(known | (jnp.arange(n) == free)),
+        free_techs=pl.free_techs.at[p].add(-(free >= 0).astype(jnp.int32)),
+    )
+    return state._replace(players=players), jnp.stack([pick, free]).astype(jnp.int32)
 
 
 def connected_to_capital(state: GameState, p: jax.Array) -> jax.Array:
@@ -59,7 +78,7 @@ def road_gold(state: GameState, p: jax.Array) -> jax.Array:
     capital_pop = jnp.max(jnp.where(c.capital[p], c.pop[p], 0))
     income = jnp.where(
         connected_to_capital(state, p), formulas.connection_gold(c.pop[p], capital_pop), 0.0
-    ).sum()
+    ).sum() * (1 + empire_modifiers(state, p)[tb.modifier("connection_gold_pct")] / 100.0)
     city_tiles = (
         jnp.zeros(t.road.shape[0] + 1, bool).at[jnp.where(c.exists, c.pos, t.road.shape[0])].set(True)
     )
@@ -67,14 +86,24 @@ def road_gold(state: GameState, p: jax.Array) -> jax.Array:
     return income - tb.rules["road_upkeep"] * roads
 
 
-def empire_phase(state: GameState, p: jax.Array, empire: jax.Array) -> GameState:
-    """Gold, roads and upkeep (a deficit comes out of science), research progress, happiness."""
+def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.Array) -> GameState:
+    """Gold, roads and upkeep (a deficit comes out of science), research, happiness, culture and faith
+    reserves, the golden-age clock and the grants of buildings completed this turn.
+
+    Happiness as the original: 8 + 4 per kind of luxury + the cities' happiness (+ per-policy
+    happiness) minus the unhappiness of cities beyond the first and of citizens.
+    """
     tb = load_tables()
     pl, c = state.players, state.cities
-    n_units = (state.units.kind[p] > 0).sum()
-    upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() + formulas.unit_upkeep(n_units, state.turn)
+    mods = empire_modifiers(state, p)
+    m = {name: mods[tb.modifier(name)] for name in ("free_units", "free_units_per_city", "upkeep_pct")}
+    free_units = m["free_units"] + m["free_units_per_city"] * c.exists[p].sum()
+    n_units = jnp.maximum((state.units.kind[p] > 0).sum() - free_units, 0)
+    building_upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() * (1 + m["upkeep_pct"] / 100.0)
+    upkeep = building_upkeep + formulas.unit_upkeep(n_units, state.turn)
     gold = pl.gold[p] + empire[GOLD] + road_gold(state, p) - upkeep
-    science = jnp.maximum(empire[SCIENCE] + jnp.minimum(gold, 0.0), 0.0)
+    happy_bonus = jnp.where(pl.happiness[p] > 0, mods[tb.modifier("science_pct_when_happy")], 0.0)
+    science = jnp.maximum(empire[SCIENCE] * (1 + happy_bonus / 100.0) + jnp.minimum(gold, 0.0), 0.0)
     gold = jnp.maximum(gold, 0.0)
     stock = pl.science[p] + science
     r = pl.researching[p]
@@ -83,20 +112,23 @@ def empire_phase(state: GameState, p: jax.Array, empire: jax.Array) -> GameState
     techs = pl.techs.at[p].set(pl.techs[p] | ((jnp.arange(tb.n_techs) == r) & learn))
     luxuries = (resources_owned(state, p) & const(tb.resource_kind == 3)).sum()
     rules = tb.rules
-    happy = rules["start_happiness"] + rules["luxury_happiness"] * luxuries + empire[HAPPY]
-    happy = (
-        happy
-        - rules["unhappiness_per_city"] * c.exists[p].sum()
-        - rules["unhappiness_per_pop"] * c.pop[p].sum()
-    )
+    per_luxury = rules["luxury_happiness"] + mods[tb.modifier("happiness_per_luxury")]
+    happy = rules["start_happiness"] + per_luxury * luxuries + empire[HAPPY]
+    happy = happy + mods[tb.modifier("happiness_per_policy")] * pl.policies[p].sum()
+    unhappy = formulas.unhappiness(c.exists[p].sum(), c.pop[p].sum())
+    happy = happy - unhappy * (1 + mods[tb.modifier("unhappiness_pct")] / 100.0)
     players = pl._replace(
         gold=pl.gold.at[p].set(gold),
         science=pl.science.at[p].set(jnp.where(learn, stock - cost, stock)),
         researching=pl.researching.at[p].set(jnp.where(learn, -1, r)),
         techs=techs,
         happiness=pl.happiness.at[p].set(happy),
+        culture=pl.culture.at[p].add(empire[CULTURE]),
+        culture_total=pl.culture_total.at[p].add(empire[CULTURE]),
+        faith=pl.faith.at[p].add(empire[FAITH]),
+        golden_age_turns=pl.golden_age_turns.at[p].set(jnp.maximum(pl.golden_age_turns[p] - 1, 0)),
     )
-    return state._replace(players=players)
+    return apply_grants(state._replace(players=players), p, grants)
 
 
 def _dilate(mask: jax.Array, times: int) -> jax.Array:
@@ -128,7 +160,8 @@ def player_scores(state: GameState) -> jax.Array:
     world = const(tb.building_kind == 1)
     wonders = (c.buildings & world).sum((1, 2))
     tiles = (state.tiles.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1)
-    return formulas.score(c.exists.sum(1), c.pop.sum(1), tiles, wonders, state.players.techs.sum(1))
+    pl = state.players
+    return formulas.score(c.exists.sum(1), c.pop.sum(1), tiles, wonders, pl.techs.sum(1), pl.policies.sum(1))
 
 
 def domination_winner(state: GameState) -> jax.Array:
@@ -147,13 +180,9 @@ def new_game(
 
 
 def no_action_tuple() -> tuple:
-    """Executed-action fields of the later-stage endpoints (always -1 in stage 1)."""
+    """Executed-action fields of the endpoints of later stages (trade, tenets): always -1."""
     m1 = jnp.int32(-1)
-    return (
-        (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1),
-        jnp.full(2, -1, jnp.int32),
-        jnp.full(3, -1, jnp.int32),
-    )
+    return (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1), jnp.full(3, -1, jnp.int32)
 
 
 def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
@@ -162,14 +191,20 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     With ``state.auto_reset`` a finished game is already restarted in the returned state (the
     batched simulator); without it the final position stays (the game-contract adapter).
     """
-    _trade, _policy, _tenet, tech_scores, (type_scores, target_scores), (citizen_scores, build_scores) = (
-        actions
-    )
+    (
+        _trade,
+        policy_scores,
+        _tenet,
+        tech_scores,
+        (type_scores, target_scores),
+        (citizen_scores, build_scores),
+    ) = actions
     p = state.player
-    state, tech_pick = choose_research(state, p, tech_scores)
+    state, policy = adopt_policies(state, p, policy_scores)
+    state, tech = choose_research(state, p, tech_scores)
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
-    state, worked, built, empire = city_phase(state, p, citizen_scores, build_scores)
-    state = empire_phase(state, p, empire)
+    state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
+    state = empire_phase(state, p, empire, grants)
     state = heal_cities(heal_units(state, p), p)
     state = update_fog(state)
     scores = player_scores(state)
@@ -184,7 +219,6 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     fresh = new_game(state.layers, sub, state.turn_cap, state.auto_reset)
     reset = done & state.auto_reset
     state = jax.tree_util.tree_map(lambda new, old: jnp.where(reset, new, old), fresh, state)
-    trade, policy, tenet = no_action_tuple()
-    tech = jnp.stack([tech_pick, jnp.int32(-1)])
+    trade, tenet = no_action_tuple()
     executed = (trade, policy, tenet, tech, (ucat, utgt), (worked, built))
     return state, executed, reward, done, winner

@@ -3,7 +3,7 @@
 Every prerequisite becomes a boolean matrix (item x tech, item x building, item x resource), so a
 legality mask is one reduction such as ``all(~prereq | owned)`` instead of a switch over closures.
 Index conventions: technologies 0..80; unit types 1..37 (0 = no unit); resources 1..52 (0 = none);
-improvements 1..14 (0 = none); buildings 0..147 (stage 1 fills the first rows); buildables are
+improvements 1..14 (0 = none); buildings 0..147 (the original's order); policies 0..53; buildables are
 buildings 0..147 followed by the unit types, ``148 + type - 1``.
 """
 
@@ -23,6 +23,127 @@ BUILDING_SLOTS = 148
 N_BUILDABLES = 185
 N_CATEGORIES = 19
 FOOD, PROD, GOLD, FAITH, CULTURE, SCIENCE, HAPPY = range(7)
+TOURISM = 7
+BUILDING_CATEGORIES = (
+    "regular",
+    "military",
+    "religious",
+    "culture",
+    "economic",
+    "sea",
+    "science",
+    "national_wonder",
+    "world_wonder",
+    "spaceship",
+)
+SPECIALISTS = ("artist", "musician", "writer", "engineer", "merchant", "scientist")
+GREAT_WORKS = ("writing", "art", "music", "artifact")
+SITE_NEEDS = ("coast", "river", "fresh_water", "mountain", "nearby_mountain", "hill", "flat", "holy_city")
+# Tile classes a tile-yield effect can name: the 52 resources (class = resource id - 1), then these.
+EXTRA_TILE_CLASSES = (
+    "luxury",
+    "sea_resource",
+    "ocean",
+    "water",
+    "lake",
+    "river",
+    "oasis",
+    "jungle",
+    "tundra",
+    "desert_dry",
+    "bare_ocean",
+)
+# Modifier kinds: the columns of every modifier table (buildings now; policies and tenets reuse them).
+MODIFIERS = (
+    "growth_carryover",
+    "building_production_pct",
+    "military_production_pct",
+    "mounted_production_pct",
+    "land_production_pct",
+    "ranged_production_pct",
+    "armored_production_pct",
+    "spaceship_production_pct",
+    "great_person_pct",
+    "religious_pressure",
+    "religious_pressure_pct",
+    "hp",
+    "spy_defence_pct",
+    "tourism_from_culture_pct",
+    "great_work_tourism_pct",
+    "landmark_tourism_pct",
+    "trade_gold_origin",
+    "trade_gold_destination",
+    "border_cost_pct",
+    "improvement_time_pct",
+    "golden_age_length_pct",
+    "connection_gold_pct",
+    "unhappiness_pct",
+    "delegates",
+    "policy_cost_pct",
+    "culture_pct_all_cities",
+    "great_person_pct_all_cities",
+    "defence_pct_all_cities",
+    "happiness_per_policy",
+    "combat_pct",
+    "gold_purchase_pct",
+    "faith_purchase_pct",
+    "spies",
+    "spy_defence_pct_all",
+    "missionary_spreads",
+    "science_bulb_pct",
+    "trade_routes",
+    "upkeep_pct",
+    "policy_cost_per_city_pct",
+    "happiness_per_luxury",
+    "free_units",
+    "free_units_per_city",
+    "settler_production_pct",
+    "science_pct_when_happy",
+    "new_city_population",
+    "new_city_happiness",
+    "artist_gp_pct",
+    "musician_gp_pct",
+    "writer_gp_pct",
+    "merchant_gp_pct",
+    "scientist_gp_pct",
+    "science_per_specialist",
+    "great_work_culture",
+    "great_work_science",
+    "great_work_tourism",
+    "culture_building_tourism_pct",
+    "theming_pct",
+    "culture_per_kill",
+    "gold_per_kill",
+    "science_per_kill",
+    "xp_pct",
+    "naval_combat_pct",
+    "holy_site_food",
+    "holy_site_culture",
+    "holy_site_gold",
+    "reformation_belief",
+    "caravan_gold",
+    "trading_post_food",
+    "cs_resting_influence",
+    "cs_trade_food",
+    "cs_trade_production",
+    "cs_trade_influence",
+    "cs_science_pct",
+    "cs_yield_pct",
+    "cs_strategic_pct",
+    "cs_luxury_happiness_pct",
+    "cs_gift_influence_pct",
+    "cs_decay_pct",
+    "cs_gift_yield_pct",
+)
+# One-time grants on completion (buildings) or adoption (policies).
+GRANTS = (
+    "free_techs",
+    "free_policies",
+    "free_great_people",
+    "golden_age",
+    "population",
+    *(f"great_person_{k}" for k in (*SPECIALISTS, "prophet")),
+)
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -81,23 +202,58 @@ class Tables:
     wonder_yields: np.ndarray  # (18, 7) natural wonders, row 0 = none
     lake_yields: np.ndarray  # (7,)
     river_yields: np.ndarray  # (7,)
-    building_names: tuple[str, ...]  # length 148, unused slots ""
+    building_names: tuple[str, ...]  # 148 names, ids in the original's order
     building_exists: np.ndarray  # (148,) bool
-    building_kind: np.ndarray  # (148,) int32: 0 regular, 1 world wonder, 2 national wonder
+    building_kind: np.ndarray  # (148,) int32: 0 other, 1 world wonder, 2 national wonder
+    building_category: np.ndarray  # (148,) int32 index into BUILDING_CATEGORIES
     building_cost: np.ndarray  # (148,) Quick speed
     building_upkeep: np.ndarray  # (148,)
     building_tech: np.ndarray  # (148, 81) bool
-    building_req: np.ndarray  # (148, 148) bool
+    building_req: np.ndarray  # (148, 148) bool: every marked building is needed
+    building_resource: np.ndarray  # (148, 53) bool: one marked resource suffices
+    building_policy: np.ndarray  # (148, 54) bool: every marked policy is needed
+    building_needs: np.ndarray  # (148, len(SITE_NEEDS)) bool: site conditions
     building_yields: np.ndarray  # (148, 8)
     building_per_pop: np.ndarray  # (148, 8)
     building_percent: np.ndarray  # (148, 8)
-    building_water_yields: np.ndarray  # (148, 7)
+    building_tile_bonus: np.ndarray  # (148, len(TILE_CLASSES), 7) yields added to worked tiles of a class
+    building_city_mods: np.ndarray  # (148, len(MODIFIERS)) acting on the owning city
+    building_empire_mods: np.ndarray  # (148, len(MODIFIERS)) acting on the whole empire
+    building_grants: np.ndarray  # (148, len(GRANTS)) one-time grants on completion
+    building_free_here: np.ndarray  # (148, 148) bool: completing row gives column in the same city
+    building_free_all: np.ndarray  # (148, 148) bool: ... in every city of the owner
+    building_specialists: np.ndarray  # (148, 6) specialist slots (SPECIALISTS order)
+    building_gw_slots: np.ndarray  # (148, 4) great-work slots (GREAT_WORKS order)
+    building_gpp: np.ndarray  # (148, 6) great person points per turn (SPECIALISTS order)
     building_defence: np.ndarray  # (148,) strength x 100
     building_hp: np.ndarray  # (148,) extra HP (100 = one unit's worth)
     building_carryover: np.ndarray  # (148,)
     building_needs_river: np.ndarray  # (148,) bool
     building_needs_coast: np.ndarray  # (148,) bool
-    buildable: np.ndarray  # (148,) bool: can be chosen (not the palace, not an empty slot)
+    buildable: np.ndarray  # (148,) bool: can be chosen with production (not the palace, not faith-only)
+    production_mods: np.ndarray  # (185, len(MODIFIERS)) 1 where a production modifier applies to a buildable
+    policy_names: tuple[str, ...]  # 54
+    policy_tree: np.ndarray  # (54,) int32 tree index
+    policy_req: np.ndarray  # (54, 54) bool: every marked policy is needed
+    policy_era: np.ndarray  # (54,) int32 era that opens the policy's tree
+    tree_names: tuple[str, ...]  # 9
+    policy_tree_onehot: np.ndarray  # (54, 9) float32
+    # Policy effect rows: the 54 policies, then the 9 tree finishers (54 + tree index).
+    policy_capital_yields: np.ndarray  # (63, 8)
+    policy_city_yields: np.ndarray  # (63, 8)
+    policy_coastal_yields: np.ndarray  # (63, 8)
+    policy_capital_per_pop: np.ndarray  # (63, 8)
+    policy_city_per_pop: np.ndarray  # (63, 8)
+    policy_capital_percent: np.ndarray  # (63, 8)
+    policy_city_percent: np.ndarray  # (63, 8)
+    policy_building_yields: np.ndarray  # (63, 148, 8) added per building owned
+    policy_building_percent: np.ndarray  # (63, 148, 8) percent per building owned
+    policy_production: np.ndarray  # (63, 185) production percent toward each buildable
+    policy_tile_bonus: np.ndarray  # (63, C, 7)
+    policy_empire_mods: np.ndarray  # (63, len(MODIFIERS))
+    policy_grants: np.ndarray  # (63, len(GRANTS)) on adoption
+    policy_free_buildings: np.ndarray  # (63, 148) bool given on adoption ...
+    policy_free_cities: np.ndarray  # (63,) int32 ... in the first this-many city slots
 
     @property
     def n_techs(self) -> int:
@@ -115,9 +271,256 @@ class Tables:
     def resource(self, name: str) -> int:
         return self.resource_names.index(name)
 
+    def policy(self, name: str) -> int:
+        return self.policy_names.index(name)
+
+    def modifier(self, name: str) -> int:
+        return MODIFIERS.index(name)
+
 
 def _quick(cost: float, factor: float) -> float:
     return float(round(cost * factor))
+
+
+def _building_tables(
+    bdoc: dict[str, Any], tix: dict[str, int], rix: dict[str, int], pdoc: dict[str, Any]
+) -> dict[str, Any]:
+    """Every building row -> dense columns: prerequisite matrices, yield rows, modifier rows, grants."""
+    quick = float(_load("rules")["speed_factor"])
+    slots = int(bdoc["slots"])
+    bld = bdoc["buildings"]
+    bix = {b["name"]: b["id"] for b in bld}
+    pix = {p["name"]: p["id"] for p in pdoc["policies"]}
+    classes = tile_classes()
+    n_t, n_r, n_p = len(tix), len(rix), len(pix)
+
+    def zeros(*shape: int, dtype: Any = np.float32) -> np.ndarray:
+        return np.zeros(shape, dtype)
+
+    names = [""] * slots
+    out: dict[str, np.ndarray] = {
+        "building_exists": zeros(slots, dtype=bool),
+        "building_kind": zeros(slots, dtype=np.int32),
+        "building_category": zeros(slots, dtype=np.int32),
+        "building_cost": zeros(slots),
+        "building_upkeep": zeros(slots),
+        "building_tech": zeros(slots, n_t, dtype=bool),
+        "building_req": zeros(slots, slots, dtype=bool),
+        "building_resource": zeros(slots, n_r, dtype=bool),
+        "building_policy": zeros(slots, n_p, dtype=bool),
+        "building_needs": zeros(slots, len(SITE_NEEDS), dtype=bool),
+        "building_yields": zeros(slots, N_BUILDING_YIELDS),
+        "building_per_pop": zeros(slots, N_BUILDING_YIELDS),
+        "building_percent": zeros(slots, N_BUILDING_YIELDS),
+        "building_tile_bonus": zeros(slots, len(classes), N_YIELDS),
+        "building_city_mods": zeros(slots, len(MODIFIERS)),
+        "building_empire_mods": zeros(slots, len(MODIFIERS)),
+        "building_grants": zeros(slots, len(GRANTS)),
+        "building_free_here": zeros(slots, slots, dtype=bool),
+        "building_free_all": zeros(slots, slots, dtype=bool),
+        "building_specialists": zeros(slots, len(SPECIALISTS)),
+        "building_gw_slots": zeros(slots, len(GREAT_WORKS)),
+        "building_gpp": zeros(slots, len(SPECIALISTS)),
+        "building_defence": zeros(slots),
+        "buildable": zeros(slots, dtype=bool),
+    }
+    city_keys = (
+        "religious_pressure",
+        "trade_gold_origin",
+        "trade_gold_destination",
+        "landmark_tourism_pct",
+        "great_work_tourism_pct",
+    )
+    empire_keys = ("trade_routes", "spies")
+    grant_keys = ("free_techs", "free_policies", "free_great_people")
+    for b in bld:
+        i = b["id"]
+        names[i] = b["name"]
+        out["building_exists"][i] = True
+        out["building_kind"][i] = {"world_wonder": 1, "national_wonder": 2}.get(b["kind"], 0)
+        out["building_category"][i] = BUILDING_CATEGORIES.index(b["kind"])
+        out["building_cost"][i] = _quick(b["cost"], quick)
+        out["building_upkeep"][i] = b["upkeep"]
+        out["building_tech"][i, tix[b["tech"]]] = True
+        for r in b.get("buildings", ()):
+            out["building_req"][i, bix[r]] = True
+        for r in b.get("resources_any", ()):
+            out["building_resource"][i, rix[r]] = True
+        for r in b.get("policies", ()):
+            out["building_policy"][i, pix[r]] = True
+        for j, need in enumerate(SITE_NEEDS):
+            out["building_needs"][i, j] = bool(
+                b.get(f"needs_{need}") or (need == "holy_city" and b.get("holy_city_only"))
+            )
+        out["building_yields"][i] = b["yields"]
+        out["building_per_pop"][i] = b.get("per_pop", [0] * N_BUILDING_YIELDS)
+        out["building_percent"][i] = b.get("percent", [0] * N_BUILDING_YIELDS)
+        for effect in b.get("tile_yields", ()):
+            for cls in effect["tiles"]:
+                out["building_tile_bonus"][i, classes.index(cls)] += effect["yields"]
+        for key, value in b.get("city_modifiers", {}).items():
+            out["building_city_mods"][i, MODIFIERS.index(key)] = value
+        for key in city_keys:
+            out["building_city_mods"][i, MODIFIERS.index(key)] += b.get(key, 0)
+        for key, value in b.get("empire_modifiers", {}).items():
+            out["building_empire_mods"][i, MODIFIERS.index(key)] = value
+        for key in empire_keys:
+            out["building_empire_mods"][i, MODIFIERS.index(key)] += b.get(key, 0)
+        grants = b.get("on_complete", {})
+        for key in grant_keys:
+            out["building_grants"][i, GRANTS.index(key)] = b.get(key, 0)
+        for key in ("golden_age", "population"):
+            out["building_grants"][i, GRANTS.index(key)] = grants.get(key, 0)
+        if "great_person" in grants:
+            out["building_grants"][i, GRANTS.index(f"great_person_{grants['great_person']}")] += 1
+        if "free_building" in grants:
+            out["building_free_here"][i, bix[grants["free_building"]]] = True
+        if "free_building_all_cities" in grants:
+            out["building_free_all"][i, bix[grants["free_building_all_cities"]]] = True
+        for kind, n in b.get("specialists", {}).items():
+            out["building_specialists"][i, SPECIALISTS.index(kind)] = n
+        for kind, n in b.get("great_work_slots", {}).items():
+            out["building_gw_slots"][i, GREAT_WORKS.index(kind)] = n
+        for kind, n in b.get("great_person_points", {}).items():
+            out["building_gpp"][i, SPECIALISTS.index(kind)] = n
+        out["building_defence"][i] = b.get("defence", 0)
+        out["buildable"][i] = b.get("production_buildable", True)
+    mods = out["building_city_mods"]
+    needs = out["building_needs"]
+    return {
+        "building_names": tuple(names),
+        **out,
+        "building_hp": mods[:, MODIFIERS.index("hp")].copy(),
+        "building_carryover": mods[:, MODIFIERS.index("growth_carryover")].copy(),
+        "building_needs_river": needs[:, SITE_NEEDS.index("river")].copy(),
+        "building_needs_coast": needs[:, SITE_NEEDS.index("coast")].copy(),
+    }
+
+
+def _policy_tables(
+    pdoc: dict[str, Any], era_names: list[str], bdoc: dict[str, Any], n_units: int
+) -> dict[str, Any]:
+    """Policies -> tree structure (prerequisite matrix, era gates) and effect rows (policies, then
+    the tree finishers), in the same columns as the buildings' rows."""
+    pols = pdoc["policies"]
+    trees = tuple(t["name"] for t in pdoc["trees"])
+    tree_era = {t["name"]: era_names.index(t["era"]) for t in pdoc["trees"]}
+    pix = {p["name"]: p["id"] for p in pols}
+    req = np.zeros((len(pols), len(pols)), bool)
+    for p in pols:
+        for r in p["prerequisites"]:
+            req[p["id"], pix[r]] = True
+    tree = np.array([trees.index(p["tree"]) for p in pols], np.int32)
+    effects = [p["effects"] for p in pols] + [t["finisher"] for t in pdoc["trees"]]
+    bld = bdoc["buildings"]
+    n_b = len(bld)
+    bix = {b["name"]: b["id"] for b in bld}
+    kinds = {b["name"]: b["kind"] for b in bld}
+    classes = tile_classes()
+    rows = len(effects)
+    y8 = N_BUILDING_YIELDS
+    out = {
+        name: np.zeros((rows, y8), np.float32)
+        for name in (
+            "capital_yields",
+            "city_yields",
+            "coastal_city_yields",
+            "capital_per_pop",
+            "city_per_pop",
+            "capital_percent",
+            "city_percent",
+        )
+    }
+    b_yields = np.zeros((rows, n_b, y8), np.float32)
+    b_percent = np.zeros((rows, n_b, y8), np.float32)
+    production = np.zeros((rows, n_b + n_units), np.float32)
+    tile_bonus = np.zeros((rows, len(classes), N_YIELDS), np.float32)
+    mods = np.zeros((rows, len(MODIFIERS)), np.float32)
+    grants = np.zeros((rows, len(GRANTS)), np.float32)
+    free = np.zeros((rows, n_b), bool)
+    free_cities = np.zeros(rows, np.int32)
+
+    def targets(entry: dict[str, Any]) -> list[int]:
+        named = [bix[n] for n in entry.get("buildings", ())]
+        for k in entry.get("kinds", ()):
+            named += [bix[n] for n in bix if k == "all" or kinds[n] == k]
+        return named
+
+    for i, e in enumerate(effects):
+        for name, table in out.items():
+            table[i] = e.get(name, [0] * y8)
+        for entry in e.get("building_yields", ()):
+            for b in targets(entry):
+                b_yields[i, b] += entry.get("yields", [0] * y8)
+                b_percent[i, b] += entry.get("percent", [0] * y8)
+        for entry in e.get("production_pct", ()):
+            production[i, targets(entry)] += entry["pct"]
+        for entry in e.get("tile_yields", ()):
+            for cls in entry["tiles"]:
+                tile_bonus[i, classes.index(cls)] += entry["yields"]
+        for key, value in e.get("modifiers", {}).items():
+            mods[i, MODIFIERS.index(key)] = value
+        adopt = e.get("on_adopt", {})
+        for key in ("golden_age", "free_policies", "free_techs", "free_great_people"):
+            grants[i, GRANTS.index(key)] = adopt.get(key, 0)
+        people = dict(adopt.get("great_people", {}))
+        if "great_person" in adopt:
+            people[adopt["great_person"]] = 1
+        for kind, n in people.items():
+            grants[i, GRANTS.index(f"great_person_{kind}")] = n
+        if "free_buildings" in e:
+            free[i, [bix[n] for n in e["free_buildings"]["buildings"]]] = True
+            free_cities[i] = e["free_buildings"]["cities"]
+    return {
+        "policy_names": tuple(p["name"] for p in pols),
+        "policy_tree": tree,
+        "policy_req": req,
+        "policy_era": np.array([tree_era[p["tree"]] for p in pols], np.int32),
+        "tree_names": trees,
+        "policy_tree_onehot": (tree[:, None] == np.arange(len(trees))[None, :]).astype(np.float32),
+        "policy_capital_yields": out["capital_yields"],
+        "policy_city_yields": out["city_yields"],
+        "policy_coastal_yields": out["coastal_city_yields"],
+        "policy_capital_per_pop": out["capital_per_pop"],
+        "policy_city_per_pop": out["city_per_pop"],
+        "policy_capital_percent": out["capital_percent"],
+        "policy_city_percent": out["city_percent"],
+        "policy_building_yields": b_yields,
+        "policy_building_percent": b_percent,
+        "policy_production": production,
+        "policy_tile_bonus": tile_bonus,
+        "policy_empire_mods": mods,
+        "policy_grants": grants,
+        "policy_free_buildings": free,
+        "policy_free_cities": free_cities,
+    }
+
+
+def _production_mods(
+    category: np.ndarray, ucol: dict[str, list[float]], classes: tuple[str, ...], unit_names: tuple[str, ...]
+) -> np.ndarray:
+    """Which production-percent modifier columns speed each buildable (buildings, then unit types 1..)."""
+    rows = np.zeros((len(category) + len(ucol["cost"]) - 1, len(MODIFIERS)), np.float32)
+    col = MODIFIERS.index
+    rows[: len(category), col("building_production_pct")] = 1.0
+    rows[: len(category), col("spaceship_production_pct")] = category == BUILDING_CATEGORIES.index(
+        "spaceship"
+    )
+    for t in range(1, len(ucol["cost"])):
+        r = rows[len(category) + t - 1]
+        military = ucol["strength"][t] > 0
+        r[col("military_production_pct")] = r[col("land_production_pct")] = military
+        r[col("mounted_production_pct")] = classes[int(ucol["class"][t])] == "mounted"
+        r[col("armored_production_pct")] = classes[int(ucol["class"][t])] == "armored"
+        r[col("ranged_production_pct")] = ucol["ranged"][t] > 0
+        r[col("settler_production_pct")] = unit_names[t] == "settler"
+    return rows
+
+
+@cache
+def tile_classes() -> tuple[str, ...]:
+    """Names of the tile classes tile-yield effects use: the 52 resources, then EXTRA_TILE_CLASSES."""
+    return (*(r["name"] for r in _load("resources")["resources"]), *EXTRA_TILE_CLASSES)
 
 
 @cache
@@ -195,56 +598,9 @@ def load_tables() -> Tables:
     elev_y, elev_set = yields_of(terr["elevations"])
     feat_y, feat_set = yields_of(terr["features"])
 
-    bdoc = _load("buildings")
-    slots = int(bdoc["slots"])
-    bld = bdoc["buildings"]
-    bix = {b["name"]: b["id"] for b in bld}
-    names = [""] * slots
-    kind_ix = {"world_wonder": 1, "national_wonder": 2}
-
-    def zeros(*shape: int, dtype: Any = np.float32) -> np.ndarray:
-        return np.zeros(shape, dtype)
-
-    b_cols = {
-        "exists": zeros(slots, dtype=bool),
-        "kind": zeros(slots, dtype=np.int32),
-        "cost": zeros(slots),
-        "upkeep": zeros(slots),
-        "tech": zeros(slots, n_t, dtype=bool),
-        "req": zeros(slots, slots, dtype=bool),
-        "yields": zeros(slots, N_BUILDING_YIELDS),
-        "per_pop": zeros(slots, N_BUILDING_YIELDS),
-        "percent": zeros(slots, N_BUILDING_YIELDS),
-        "water": zeros(slots, N_YIELDS),
-        "defence": zeros(slots),
-        "hp": zeros(slots),
-        "carry": zeros(slots),
-        "river": zeros(slots, dtype=bool),
-        "coast": zeros(slots, dtype=bool),
-        "buildable": zeros(slots, dtype=bool),
-    }
-    for b in bld:
-        i = b["id"]
-        names[i] = b["name"]
-        b_cols["exists"][i] = True
-        b_cols["kind"][i] = kind_ix.get(b["kind"], 0)
-        b_cols["cost"][i] = _quick(b["cost"], quick)
-        b_cols["upkeep"][i] = b["upkeep"]
-        if b["tech"]:
-            b_cols["tech"][i, tix[b["tech"]]] = True
-        for r in b.get("buildings", ()):
-            b_cols["req"][i, bix[r]] = True
-        b_cols["yields"][i] = b["yields"]
-        b_cols["per_pop"][i] = b.get("per_pop", [0] * N_BUILDING_YIELDS)
-        b_cols["percent"][i] = b.get("percent", [0] * N_BUILDING_YIELDS)
-        b_cols["water"][i] = b.get("water_tile_yields", [0] * N_YIELDS)
-        b_cols["defence"][i] = b.get("defence", 0)
-        b_cols["hp"][i] = b.get("hp", 0)
-        b_cols["carry"][i] = b.get("growth_carryover", 0.0)
-        b_cols["river"][i] = bool(b.get("needs_river"))
-        b_cols["coast"][i] = bool(b.get("needs_coast"))
-        b_cols["buildable"][i] = not b.get("free_in_capital", False)
-
+    pdoc = _load("policies")
+    bt = _building_tables(_load("buildings"), tix, rix, pdoc)
+    pt = _policy_tables(pdoc, era_names, _load("buildings"), len(units))
     f32 = np.float32
     return Tables(
         rules=rules,
@@ -294,21 +650,9 @@ def load_tables() -> Tables:
         wonder_yields=np.array([[0] * N_YIELDS, *(w["yields"] for w in terr["natural_wonders"])], f32),
         lake_yields=np.array(terr["lake"]["yields"], f32),
         river_yields=np.array(terr["river"]["yields"], f32),
-        building_names=tuple(names),
-        building_exists=b_cols["exists"],
-        building_kind=b_cols["kind"],
-        building_cost=b_cols["cost"],
-        building_upkeep=b_cols["upkeep"],
-        building_tech=b_cols["tech"],
-        building_req=b_cols["req"],
-        building_yields=b_cols["yields"],
-        building_per_pop=b_cols["per_pop"],
-        building_percent=b_cols["percent"],
-        building_water_yields=b_cols["water"],
-        building_defence=b_cols["defence"],
-        building_hp=b_cols["hp"],
-        building_carryover=b_cols["carry"],
-        building_needs_river=b_cols["river"],
-        building_needs_coast=b_cols["coast"],
-        buildable=b_cols["buildable"],
+        **bt,
+        **pt,
+        production_mods=_production_mods(
+            bt["building_category"], ucol, classes, ("none", *(u["name"] for u in units))
+        ),
     )

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
+from hexarena.games.terranova.effects import empire_modifiers
 from hexarena.games.terranova.geometry import (
     COLS,
     N_TILES,
@@ -304,7 +305,11 @@ def _settle(state: GameState, p: jax.Array, slot: jax.Array, go: jax.Array) -> G
 def _build(state: GameState, p: jax.Array, slot: jax.Array, cat: jax.Array, go: jax.Array) -> GameState:
     tb = load_tables()
     u = state.units
+    faster = (
+        1 + empire_modifiers(state, p)[tb.modifier("improvement_time_pct")] / 100.0
+    )  # Pyramids, Citizenship
     turns = const(tb.improvement_turns)[const(tb.category_improvement)[cat]]
+    turns = jnp.maximum(jnp.ceil(turns * faster - 1e-4), 1).astype(turns.dtype)
     return state._replace(
         units=u._replace(
             engaged_turns=put(u.engaged_turns, (p, slot), turns, go),

@@ -13,7 +13,7 @@ import numpy as np
 
 from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors, work_area
 from hexarena.games.terranova.state import MAX_UNITS, N_PLAYERS, GameState
-from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.tables import EXTRA_TILE_CLASSES, load_tables
 
 IMPASSABLE = 99.0
 NEG = -jnp.inf
@@ -146,3 +146,31 @@ def top_era(techs: jax.Array) -> jax.Array:
     """The latest era among known techs, per player (..., 81) -> (...)."""
     era = const(load_tables().tech_era)
     return jnp.max(jnp.where(techs, era, 0), axis=-1)
+
+
+def tile_class_map(state: GameState, techs: jax.Array) -> jax.Array:
+    """(H, C) bool: which tile classes (``tables.tile_classes()``) each tile belongs to for a player.
+
+    A resource counts only where ``techs`` reveal it, as its yields do.
+    """
+    tb = load_tables()
+    lay, feat = state.layers, state.tiles.feature
+    res = visible_resources(state, techs)
+    n_res = len(tb.resource_names) - 1
+    is_res = res[:, None] == jnp.arange(1, n_res + 1)[None, :]
+    water = lay.elevation == 0
+    fid = {n: i for i, n in enumerate(("none", "forest", "jungle", "marsh", "oasis", "floodplains", "ice"))}
+    extra = {
+        "luxury": const(tb.resource_kind == 3)[res] & (res > 0),
+        "sea_resource": water & (res > 0),
+        "ocean": water & ~lay.lake,
+        "water": water,
+        "lake": lay.lake,
+        "river": lay.river > 0,
+        "oasis": feat == fid["oasis"],
+        "jungle": feat == fid["jungle"],
+        "tundra": (lay.terrain == 4) & ~water,
+        "desert_dry": (lay.terrain == 3) & (feat != fid["floodplains"]) & ~water,
+        "bare_ocean": water & ~lay.lake & (lay.resource == 0) & (state.tiles.improvement == 0),
+    }
+    return jnp.concatenate([is_res, jnp.stack([extra[k] for k in EXTRA_TILE_CLASSES], axis=1)], axis=1)

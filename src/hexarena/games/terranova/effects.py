@@ -1,0 +1,136 @@
+"""Effects as data: the modifier rows of buildings and policies turned into a player's numbers.
+
+Every effect is a row of a table in ``tables`` (buildings: 148 rows; policies: 54 rows then the 9
+tree finishers), and a player's totals are matrix products of those rows with what it owns:
+``owned buildings @ building_empire_mods + active policy rows @ policy_empire_mods`` and so on.
+No effect is a branch of code; the code here only says where each table applies (a city, the
+capital, coastal cities, the empire) and applies one-time grants.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from hexarena.games.terranova.state import MAX_CITIES, GameState
+from hexarena.games.terranova.tables import (
+    BUILDING_SLOTS,
+    GOLD,
+    GRANTS,
+    N_BUILDING_YIELDS,
+    N_YIELDS,
+    PROD,
+    SPECIALISTS,
+    load_tables,
+)
+from hexarena.games.terranova.world import const, gather, neighbor_table, work_frames
+
+
+def policy_rows(state: GameState, p: jax.Array) -> jax.Array:
+    """(63,) float: the policies ``p`` has adopted, then the trees it has finished (all six)."""
+    tb = load_tables()
+    adopted = state.players.policies[p].astype(jnp.float32)
+    onehot = const(tb.policy_tree_onehot)
+    finished = (adopted @ onehot) >= onehot.sum(0)
+    return jnp.concatenate([adopted, finished.astype(jnp.float32)])
+
+
+def empire_modifiers(state: GameState, p: jax.Array) -> jax.Array:
+    """(MODIFIERS,) empire-wide modifiers of ``p``: its buildings anywhere and its policies."""
+    tb = load_tables()
+    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
+    return owned @ const(tb.building_empire_mods) + policy_rows(state, p) @ const(tb.policy_empire_mods)
+
+
+def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, MODIFIERS) modifiers of each city of ``p`` from its own buildings."""
+    return state.cities.buildings[p].astype(jnp.float32) @ const(load_tables().building_city_mods)
+
+
+def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:
+    """(SITE_NEEDS,) which site conditions city ``cs`` meets: coast, river, fresh water, mountain
+    next to it, mountain in its work area, hill, flat, holy city (no religions yet: never)."""
+    lay = state.layers
+    pos = jnp.maximum(state.cities.pos[p, cs], 0)
+    nb = neighbor_table()[pos]
+    ring1 = nb >= 0
+    coastal = ((lay.elevation[jnp.maximum(nb, 0)] == 0) & ~lay.lake[jnp.maximum(nb, 0)] & ring1).any()
+    river = lay.river[pos] > 0
+    lake = (lay.lake[jnp.maximum(nb, 0)] & ring1).any()
+    mountain = ((lay.elevation[jnp.maximum(nb, 0)] == 3) & ring1).any()
+    nearby = (gather(lay.elevation, work_frames(pos), 0) == 3).any()
+    elev = lay.elevation[pos]
+    site = [coastal, river, river | lake, mountain, nearby, elev == 2, elev == 1, jnp.zeros((), bool)]
+    return jnp.stack(site)
+
+
+class PolicyCityEffects(NamedTuple):
+    """What ``p``'s policies add to each of its cities."""
+
+    flat: jax.Array  # (10, 8) yields: per city, capital, coastal cities, and on the city's buildings
+    per_pop: jax.Array  # (10, 8) per citizen
+    percent: jax.Array  # (10, 8)
+    tile_bonus: jax.Array  # (C, 7) on worked tiles of each tile class
+    on_buildings: jax.Array  # (10, 8) the part of ``flat`` that comes from buildings (observation)
+
+
+def policy_city_effects(state: GameState, p: jax.Array) -> PolicyCityEffects:
+    tb = load_tables()
+    c = state.cities
+    rows = policy_rows(state, p)
+    capital = c.capital[p][:, None].astype(jnp.float32)
+    coastal = jax.vmap(lambda cs: city_site(state, p, cs)[0])(jnp.arange(MAX_CITIES))[:, None]
+    built = c.buildings[p].astype(jnp.float32)
+
+    def per_building(table: jax.Array) -> jax.Array:
+        return built @ (rows @ const(table.reshape(table.shape[0], -1))).reshape(BUILDING_SLOTS, -1)
+
+    on_buildings = per_building(tb.policy_building_yields)
+    flat = rows @ const(tb.policy_city_yields) + capital * (rows @ const(tb.policy_capital_yields))
+    flat = flat + coastal * (rows @ const(tb.policy_coastal_yields)) + on_buildings
+    per_pop = rows @ const(tb.policy_city_per_pop) + capital * (rows @ const(tb.policy_capital_per_pop))
+    percent = rows @ const(tb.policy_city_percent) + capital * (rows @ const(tb.policy_capital_percent))
+    percent = percent + per_building(tb.policy_building_percent)
+    n_rows = tb.policy_tile_bonus.shape[0]
+    tile_bonus = (rows @ const(tb.policy_tile_bonus.reshape(n_rows, -1))).reshape(-1, N_YIELDS)
+    exists = c.exists[p][:, None]
+    return PolicyCityEffects(
+        flat * exists, per_pop * exists, percent * exists, tile_bonus, on_buildings * exists
+    )
+
+
+def empire_multipliers(state: GameState, p: jax.Array) -> jax.Array:
+    """(8,) yield factors for the whole empire: golden age, and each unhappy point's cost.
+
+    A golden age multiplies production, gold and culture (rules ``golden_age_yields``); each point of
+    unhappiness (happiness below 0) takes ``unhappy_yield_penalty`` of production and gold.
+    """
+    r = load_tables().rules
+    pl = state.players
+    golden = jnp.where(pl.golden_age_turns[p] > 0, jnp.asarray(r["golden_age_yields"], jnp.float32), 1.0)
+    unhappy = jnp.minimum(pl.happiness[p], 0.0)
+    penalty = jnp.maximum(1.0 + r["unhappy_yield_penalty"] * unhappy, 0.0)
+    hit = jnp.zeros(N_BUILDING_YIELDS).at[PROD].set(1.0).at[GOLD].set(1.0)
+    return golden * jnp.where(hit > 0, penalty, 1.0)
+
+
+def apply_grants(state: GameState, p: jax.Array, grants: jax.Array) -> GameState:
+    """One-time grants (GRANTS,) to ``p``: free techs and policies, a golden age (its length raised
+    by ``golden_age_length_pct``), great people. Population grants are applied where the building
+    stands (``cities.production_phase``)."""
+    tb = load_tables()
+    pl = state.players
+    g = {name: grants[i] for i, name in enumerate(GRANTS)}
+    length = tb.rules["golden_age_turns"] * (
+        1 + empire_modifiers(state, p)[tb.modifier("golden_age_length_pct")] / 100.0
+    )
+    people = jnp.stack([g[f"great_person_{k}"] for k in (*SPECIALISTS, "prophet")]).astype(jnp.int32)
+    players = pl._replace(
+        free_techs=pl.free_techs.at[p].add(g["free_techs"].astype(jnp.int32)),
+        free_policies=pl.free_policies.at[p].add(g["free_policies"].astype(jnp.int32)),
+        golden_age_turns=pl.golden_age_turns.at[p].add((g["golden_age"] * length).astype(jnp.int32)),
+        great_people=pl.great_people.at[p].add(people),
+    )
+    return state._replace(players=players)

@@ -1,0 +1,75 @@
+"""Social policies: which a player may adopt, what the next one costs, and the policy endpoint.
+
+The endpoint is a masked preference over the 54 policies. A policy is legal when it is not adopted
+yet, every prerequisite inside its tree is, and its tree's era has been reached. When the culture
+reserves reach the cost, the best legal policy is adopted and its cost spent (the non-free pick);
+when a free policy is pending (Oracle, Statue of Liberty, ...), the best legal policy after that is
+adopted for free, one per turn. The executed pair is ``(non-free, free)``, -1 where none.
+Adopting a policy (or finishing a tree) applies its one-time grants and free buildings; its lasting
+effects are rows of the policy tables that ``effects`` reads every turn.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from hexarena.games.terranova import formulas
+from hexarena.games.terranova.effects import apply_grants, empire_modifiers, policy_rows
+from hexarena.games.terranova.state import GameState
+from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.world import const, masked_argmax, top_era
+
+
+def policy_mask(state: GameState, p: jax.Array) -> jax.Array:
+    """(54,) policies ``p`` may adopt now."""
+    tb = load_tables()
+    have = state.players.policies[p]
+    prereq_ok = jnp.all(~const(tb.policy_req) | have, axis=1)
+    era_ok = const(tb.policy_era) <= top_era(state.players.techs[p])
+    return ~have & prereq_ok & era_ok
+
+
+def next_policy_cost(state: GameState, p: jax.Array) -> jax.Array:
+    """Culture needed for ``p``'s next policy (the observation's ``culture_threshold``)."""
+    tb = load_tables()
+    mods = empire_modifiers(state, p)
+    cost_pct = mods[tb.modifier("policy_cost_pct")]
+    per_city_pct = mods[tb.modifier("policy_cost_per_city_pct")]
+    return formulas.policy_cost(
+        state.players.policies[p].sum(), state.cities.exists[p].sum(), cost_pct, per_city_pct
+    )
+
+
+def adopt_policies(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[GameState, jax.Array]:
+    """The policy endpoint for player ``p``; returns the state and the executed ``(non-free, free)``."""
+    pl = state.players
+    cost = next_policy_cost(state, p)
+    legal = policy_mask(state, p)
+    can_buy = (pl.culture[p] >= cost) & state.cities.exists[p].any()
+    bought = jnp.where(can_buy, masked_argmax(scores, legal), -1)
+    n = legal.shape[0]
+    legal = legal & (jnp.arange(n) != bought)
+    free = jnp.where(pl.free_policies[p] > 0, masked_argmax(scores, legal), -1)
+    adopted = (jnp.arange(n) == bought) | (jnp.arange(n) == free)
+    before = policy_rows(state, p)
+    players = pl._replace(
+        policies=pl.policies.at[p].set(pl.policies[p] | adopted),
+        culture=pl.culture.at[p].add(jnp.where(bought >= 0, -cost, 0.0)),
+        free_policies=pl.free_policies.at[p].add(-(free >= 0).astype(jnp.int32)),
+    )
+    state = state._replace(players=players)
+    state = _on_adoption(state, p, policy_rows(state, p) - before)
+    return state, jnp.stack([bought, free]).astype(jnp.int32)
+
+
+def _on_adoption(state: GameState, p: jax.Array, new_rows: jax.Array) -> GameState:
+    """Grants and free buildings of the policies and finishers that became active (rows 0/1)."""
+    tb = load_tables()
+    c = state.cities
+    state = apply_grants(state, p, new_rows @ const(tb.policy_grants))
+    slots = jnp.arange(c.exists.shape[1])
+    within = slots[None, :] < const(tb.policy_free_cities)[:, None]  # (63, 10)
+    give = (new_rows[:, None, None] > 0) & within[:, :, None] & const(tb.policy_free_buildings)[:, None, :]
+    give = give.any(0) & c.exists[p][:, None]
+    return state._replace(cities=c._replace(buildings=c.buildings.at[p].set(c.buildings[p] | give)))
