@@ -56,18 +56,20 @@ def orders_from_text(text: str) -> str:
     return "; ".join(orders) or "pass"
 
 
-def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int]:
+def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int, str]:
+    """The finished game, red's number of moves and every report of what red's last move did."""
     state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
-    moves = 0
+    moves, did = 0, []
     while not state.is_over():
         role = state.roles[0]
         text = state.query_game(role).render_text(role) if role == "red" else "pass"
         answer = orders_from_text(text) if role == "red" else text
+        did += [line for line in text.splitlines() if line.startswith("Your last move did:")]
         nxt = state.apply(state.parse_move(answer))
         assert nxt.message is None, f"round {state.rounds_played()}: {answer!r} rejected: {nxt.message}"
         moves += role == "red"
         state = nxt
-    return state, moves
+    return state, moves, "\n".join(did)
 
 
 def _check(state: hexarena.GameState, min_cities: int, min_techs: int) -> None:
@@ -80,13 +82,14 @@ def _check(state: hexarena.GameState, min_cities: int, min_techs: int) -> None:
 
 
 def test_text_player_founds_researches_and_builds_over_25_rounds():
-    state, moves = play(25)
+    state, moves, did = play(25)
     assert moves == 25
+    assert "adopted piety_opener" in did  # the text reports the policy adopted on red's turn
     _check(state, min_cities=1, min_techs=3)
 
 
 @pytest.mark.slow
 def test_text_player_plays_100_rounds_without_an_invalid_order():
-    state, moves = play(100)
+    state, moves, _did = play(100)
     assert moves == 100
     _check(state, min_cities=3, min_techs=8)
