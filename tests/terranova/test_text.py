@@ -190,3 +190,24 @@ def test_policy_orders_through_the_contract_name_the_adoptable_policies(game):
         game.parse_move("policy zen; unit 0 settle")
     played = game.apply(game.parse_move("policy piety; unit 0 settle"))
     assert played.message is None
+
+
+def test_policy_section_mid_game_lists_adopted_by_tree_free_policies_and_golden_age(game):
+    import dataclasses
+
+    tb = load_tables()
+    sim = game.environment.state
+    chosen = np.array([tb.policy("tradition_opener"), tb.policy("legalism"), tb.policy("liberty_opener")])
+    players = sim.players._replace(
+        policies=sim.players.policies.at[0, chosen].set(True),
+        free_policies=sim.players.free_policies.at[0].set(1),
+        golden_age_turns=sim.players.golden_age_turns.at[0].set(3),
+    )
+    env = dataclasses.replace(game.environment, state=sim._replace(players=players))
+    text = dataclasses.replace(game, environment=env).render_text("red")
+    section = text[text.index("== Social policies ==") : text.index("== Cities ==")]
+    assert "Adopted (3): tradition: tradition_opener, legalism; liberty: liberty_opener." in section
+    assert "Free policies pending: 1" in section and "Golden age: 3 turns left." in section
+    assert "  landed_elite (tradition): +2 food in the capital; +15% food in the capital." in section
+    assert "  collective_rule" not in section  # needs republic first
+    assert "tradition_opener (" not in section  # adopted: no longer offered
