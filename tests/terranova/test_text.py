@@ -159,14 +159,17 @@ def test_text_orders_through_the_manager_reject_a_bad_order_and_record_the_reaso
         "players": [{"type": "random", "roles": [r], "seed": i} for i, r in enumerate(roles)],
         "output": {"dir": str(tmp_path)},
     }
-    red = ScriptedPlayer(["religion zen", "unit 9 settle", "research mining; unit 0 settle"], as_text=True)
+    red = ScriptedPlayer(
+        ["religion zen", "policy patronage", "policy liberty; research mining; unit 0 settle"], as_text=True
+    )
     result = GameManager(parse_config(raw, "test"), raw_config=raw, players={"red": red}).start()
     assert result.invalid["red"] == 2 and result.outcome.kind == "win"
     events = [json.loads(line) for line in (tmp_path / "turns.jsonl").read_text().splitlines()]
     messages = [e.get("message") for e in events if e.get("role") == "red" and e.get("message")]
-    assert "religion are not in this stage" in messages[0] and "you have no unit 9" in messages[1]
+    assert "religion are not in this stage" in messages[0] and "not adoptable now" in messages[1]
     accepted = next(e for e in events if e.get("event") == "move" and e.get("role") == "red")
     assert accepted["move"]["fill"] == "heuristic" and accepted["move"]["tech"] == ["mining"]
+    assert accepted["move"]["policy"] == ["liberty_opener"]
 
 
 def test_policy_orders_name_policies_leniently():
