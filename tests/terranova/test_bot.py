@@ -42,6 +42,21 @@ def test_bot_settles_where_its_options_allow_and_orders_every_city_slot():
     assert np.isfinite(sites).any() and not np.isfinite(sites[view.view["visibility_map"].ravel() == 0]).any()
 
 
+def test_bot_ranks_every_policy_tree_by_tree_tradition_first():
+    from hexarena.games.terranova.bot import POLICY_TREES, policy_order
+    from hexarena.games.terranova.tables import load_tables
+
+    tb = load_tables()
+    order = policy_order()
+    assert sorted(order) == sorted(tb.policy_names)  # all 54, once each
+    trees = [tb.tree_names[tb.policy_tree[tb.policy(p)]] for p in order]
+    assert trees == sorted(trees, key=POLICY_TREES.index) and trees[0] == "tradition"
+    assert order[0] == "tradition_opener" and trees[6] == "liberty"
+    state = TerraNovaState.new(seed=3, turn_cap=30)
+    move = HeuristicPlayer(seed=0).act(state.query_game("red")).move
+    assert move["policy"] == list(order)
+
+
 @pytest.mark.slow
 def test_bot_expands_to_four_cities_against_random_players():
     from hexarena.core.players import RandomPlayer

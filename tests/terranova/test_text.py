@@ -21,16 +21,21 @@ def game():
 
 def test_first_turn_view_has_the_summary_then_places_and_options(game):
     text = game.query_game("red").render_text("red")
-    sections = [text.index(s) for s in ("== Empire ==", "== Technologies ==", "== Cities ==", "== Units ==")]
+    heads = ("== Empire ==", "== Technologies ==", "== Social policies ==", "== Cities ==", "== Units ==")
+    sections = [text.index(s) for s in heads]
     assert sections == sorted(sections)
     assert "Treasury 0 gold" in text and "not researching: order one" in text
     assert "Can research: pottery 35" in text and "Known technologies (1): agriculture." in text
     assert re.search(r"Unit 0 settler at \(\d+, \d+\) ", text) and "Can: settle here" in text
     assert re.search(r"Reach \(best first\): \(\d+, \d+\) \w+", text)
     assert "Diplomacy: blue not met;" in text and "== Units ==" in text
-    for absent in ("Culture ", "Faith ", "Golden age", "Trade:", "Great-person"):  # no live data yet
+    assert "Culture 0/15 toward the next policy (+0.0 per turn, never at this rate)" in text
+    assert "Adopted (0): none yet." in text and "Can adopt now (4):" in text
+    assert "  tradition_opener (tradition): +3 culture in the capital; border cost pct -15." in text
+    assert "Trees opening later: patronage (medieval era)," in text
+    for absent in ("Faith ", "Golden age", "Free policies", "Trade:", "Great-person"):  # no live data yet
         assert absent not in text
-    assert "unit N settle" in text  # the orders help
+    assert "unit N settle" in text and "policy POLICY" in text  # the orders help
 
 
 def test_views_differ_by_role_and_the_full_state_renders_its_mover(game):
@@ -60,7 +65,9 @@ def test_orders_are_read_leniently():
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("policy Tradition", "social policies are not in this stage"),
+        ("policy flying carpets", "unknown policy 'flying carpets'"),
+        ("adopt", "adopt which policy?"),
+        ("policy tradition_openr", "did you mean tradition_opener"),
         ("offer blue: 5 gold/turn for peace", "trade deals are not in this stage"),
         ("research flying carpets", "unknown technology 'flying carpets'"),
         ("research writting", "did you mean writing"),
@@ -153,29 +160,57 @@ def test_text_orders_through_the_manager_reject_a_bad_order_and_record_the_reaso
         "output": {"dir": str(tmp_path)},
     }
     red = ScriptedPlayer(
-        ["policy Tradition", "unit 9 settle", "research mining; unit 0 settle"], as_text=True
+        ["religion zen", "policy patronage", "policy liberty; research mining; unit 0 settle"], as_text=True
     )
     result = GameManager(parse_config(raw, "test"), raw_config=raw, players={"red": red}).start()
     assert result.invalid["red"] == 2 and result.outcome.kind == "win"
     events = [json.loads(line) for line in (tmp_path / "turns.jsonl").read_text().splitlines()]
     messages = [e.get("message") for e in events if e.get("role") == "red" and e.get("message")]
-    assert "social policies are not in this stage" in messages[0] and "you have no unit 9" in messages[1]
+    assert "religion are not in this stage" in messages[0] and "not adoptable now" in messages[1]
     accepted = next(e for e in events if e.get("event") == "move" and e.get("role") == "red")
     assert accepted["move"]["fill"] == "heuristic" and accepted["move"]["tech"] == ["mining"]
+    assert accepted["move"]["policy"] == ["liberty_opener"]
 
 
-def test_policy_orders_parse_once_the_tables_name_the_policies(monkeypatch):
-    from types import SimpleNamespace
-
+def test_policy_orders_name_policies_leniently():
     from hexarena.games.terranova import moves, orders
 
-    tb = load_tables()
-    staged = SimpleNamespace(**vars(tb), policy_names=("tradition", "liberty", "honor"))
-    monkeypatch.setattr(orders, "load_tables", lambda: staged)
-    monkeypatch.setattr(moves, "load_tables", lambda: staged)
-    move = orders.parse_orders("Policy Liberty, trad; research pottery")
-    assert move["policy"] == ["liberty", "tradition"]
+    move = orders.parse_orders("Policy Liberty, landed elite; research pottery")
+    assert move["policy"] == ["liberty_opener", "landed_elite"]
     dense = moves.to_dense({"policy": move["policy"]})
-    assert np.argmax(dense[1]) == 1 and dense[1][0] > 0
-    with pytest.raises(MoveParseError, match="unknown policy 'piety'"):
-        orders.parse_orders("adopt piety")
+    tb = load_tables()
+    assert np.argmax(dense[1]) == tb.policy("liberty_opener") and dense[1][tb.policy("landed_elite")] > 0
+    with pytest.raises(MoveParseError, match=r"unknown policy 'zen'.*\(adoptable now: a, b\)"):
+        orders.parse_orders("adopt zen", lambda: ["a", "b"])
+
+
+def test_policy_orders_through_the_contract_name_the_adoptable_policies(game):
+    can = "adoptable now: tradition_opener, liberty_opener, honor_opener, piety_opener"
+    locked = game.apply(game.parse_move("policy patronage"))
+    assert "policy patronage_opener: not adoptable now" in locked.message and can in locked.message
+    assert locked.environment is game.environment
+    with pytest.raises(MoveParseError, match=re.escape(f"unknown policy 'zen' ({can})")):
+        game.parse_move("policy zen; unit 0 settle")
+    played = game.apply(game.parse_move("policy piety; unit 0 settle"))
+    assert played.message is None
+
+
+def test_policy_section_mid_game_lists_adopted_by_tree_free_policies_and_golden_age(game):
+    import dataclasses
+
+    tb = load_tables()
+    sim = game.environment.state
+    chosen = np.array([tb.policy("tradition_opener"), tb.policy("legalism"), tb.policy("liberty_opener")])
+    players = sim.players._replace(
+        policies=sim.players.policies.at[0, chosen].set(True),
+        free_policies=sim.players.free_policies.at[0].set(1),
+        golden_age_turns=sim.players.golden_age_turns.at[0].set(3),
+    )
+    env = dataclasses.replace(game.environment, state=sim._replace(players=players))
+    text = dataclasses.replace(game, environment=env).render_text("red")
+    section = text[text.index("== Social policies ==") : text.index("== Cities ==")]
+    assert "Adopted (3): tradition: tradition_opener, legalism; liberty: liberty_opener." in section
+    assert "Free policies pending: 1" in section and "Golden age: 3 turns left." in section
+    assert "  landed_elite (tradition): +2 food in the capital; +15% food in the capital." in section
+    assert "  collective_rule" not in section  # needs republic first
+    assert "tradition_opener (" not in section  # adopted: no longer offered

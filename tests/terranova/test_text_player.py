@@ -1,18 +1,21 @@
 """A scripted player that reads only ``render_text`` and answers text orders plays a whole game
-without an invalid order: it founds cities, researches and builds. The other five seats answer
+without an invalid order: it founds cities, researches, builds and adopts policies. The other five seats answer
 ``pass`` (every endpoint follows the default, the heuristic bot's preferences)."""
 
 from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 import hexarena
+from hexarena.games.terranova.tables import load_tables
 
 UNIT = re.compile(r"^Unit (\d+) (\w+) at \((\d+), (\d+)\)")
 CITY = re.compile(r"^City (\d+) \(")
 PLACE = re.compile(r"\((\d+), (\d+)\)")
+ADOPTABLE = re.compile(r"^  (\w+) \((\w+)\): ")
 WANTED = ("monument", "settler", "worker", "granary", "library", "warrior")
 
 
@@ -23,6 +26,10 @@ def orders_from_text(text: str) -> str:
     if "not researching" in text:
         can = next(line for line in lines if line.startswith("Can research: "))
         orders.append("research " + can.removeprefix("Can research: ").split(" ")[0])
+    if "Can adopt now (" in text:  # the last one listed: not the default's choice (Tradition first)
+        start = next(i for i, line in enumerate(lines) if line.startswith("Can adopt now ("))
+        listed = [m.group(1) for line in lines[start + 1 :] if (m := ADOPTABLE.match(line))]
+        orders.append(f"policy {listed[-1].replace('_', ' ')}")
     n_cities = sum(1 for line in lines if CITY.match(line))
     for i, line in enumerate(lines):
         unit = UNIT.match(line)
@@ -49,18 +56,20 @@ def orders_from_text(text: str) -> str:
     return "; ".join(orders) or "pass"
 
 
-def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int]:
+def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int, str]:
+    """The finished game, red's number of moves and every report of what red's last move did."""
     state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
-    moves = 0
+    moves, did = 0, []
     while not state.is_over():
         role = state.roles[0]
         text = state.query_game(role).render_text(role) if role == "red" else "pass"
         answer = orders_from_text(text) if role == "red" else text
+        did += [line for line in text.splitlines() if line.startswith("Your last move did:")]
         nxt = state.apply(state.parse_move(answer))
         assert nxt.message is None, f"round {state.rounds_played()}: {answer!r} rejected: {nxt.message}"
         moves += role == "red"
         state = nxt
-    return state, moves
+    return state, moves, "\n".join(did)
 
 
 def _check(state: hexarena.GameState, min_cities: int, min_techs: int) -> None:
@@ -68,16 +77,19 @@ def _check(state: hexarena.GameState, min_cities: int, min_techs: int) -> None:
     assert int(final.cities.exists[0].sum()) >= min_cities
     assert int(final.players.techs[0].sum()) >= min_techs
     assert int(final.cities.buildings[0].sum()) >= 2  # the palace and at least one built
+    adopted = {load_tables().policy_names[p] for p in np.flatnonzero(final.players.policies[0])}
+    assert "piety_opener" in adopted  # ordered through the text: the default would take Tradition
 
 
 def test_text_player_founds_researches_and_builds_over_25_rounds():
-    state, moves = play(25)
+    state, moves, did = play(25)
     assert moves == 25
+    assert "adopted piety_opener" in did  # the text reports the policy adopted on red's turn
     _check(state, min_cities=1, min_techs=3)
 
 
 @pytest.mark.slow
 def test_text_player_plays_100_rounds_without_an_invalid_order():
-    state, moves = play(100)
+    state, moves, _did = play(100)
     assert moves == 100
     _check(state, min_cities=3, min_techs=8)

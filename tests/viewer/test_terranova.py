@@ -103,7 +103,7 @@ def test_screens_tech_tree_demographics_cities_victory(open_record, played_recor
     page.keyboard.press("End")
     assert "round 2" in page.text_content("#status")  # recorder lines carry the step and round
     tabs = page.locator("#screen-tabs .tab").all_text_contents()
-    assert tabs == ["Technologies", "Demographics", "Cities", "Victory"]
+    assert tabs == ["Technologies", "Social policies", "Demographics", "Cities", "Victory"]
     assert page.locator("svg.techtree .tech").count() == 81
     red = last["screens"][0]["players"]["red"]
     assert page.locator("svg.techtree .tech.known").count() == len(red["known"]) >= 1
@@ -118,11 +118,45 @@ def test_screens_tech_tree_demographics_cities_victory(open_record, played_recor
     assert page.locator("svg.plot").count() == 6 and page.locator("svg.plot polyline").count() == 36
     page.locator("#screens-sec").screenshot(path=str(tmp_path / "demographics.png"))
     page.click("#screen-tabs .tab:has-text('Cities')")
-    cities = last["screens"][2]["rows"]
+    cities = last["screens"][3]["rows"]
     assert len(cities) >= 6 and page.locator("#screen table tr").count() == len(cities) + 1
     page.click("#screen-tabs .tab:has-text('Victory')")
     assert "rival capitals sacked" in page.text_content("#screen")
     page.locator("#screens-sec").screenshot(path=str(tmp_path / "victory.png"))
+
+
+def test_social_policies_screen_shows_adopted_adoptable_and_locked_per_player(open_record, tmp_path):
+    import hexarena
+    from hexarena.games.terranova.tables import load_tables
+
+    tb = load_tables()
+    state = hexarena.make("terranova", seed=2, turn_cap=30)
+    for _ in range(6):
+        state = state.apply(state.parse_move("pass"))
+    sim = state.environment.state
+    chosen = [tb.policy("tradition_opener"), tb.policy("legalism")]
+    red_two = sim.players._replace(policies=sim.players.policies.at[0, np.array(chosen)].set(True))
+    out = tmp_path / "record"
+    out.mkdir()
+    with Recorder(out / "frames.jsonl.gz") as rec:
+        rec.record_state(sim)
+        rec.record_state(sim._replace(players=red_two))
+    page = open_record(out)
+    page.keyboard.press("End")
+    page.click("#screen-tabs .tab:has-text('Social policies')")
+    assert page.locator("#screen .policy-tree").count() == 9
+    assert page.locator("#screen .policy").count() == 54
+    tradition = page.locator("#screen .policy-tree").first
+    assert tradition.locator(".policy.adopted").all_text_contents() == ["tradition (opener)", "legalism"]
+    # open now: Tradition's four other policies (their prerequisites adopted) and the other ancient openers
+    assert page.locator("#screen .policy.adoptable").count() == 7
+    assert page.locator("#screen .policy.locked").count() == 54 - 2 - 7
+    title = page.locator("#screen [data-policy='legalism']").get_attribute("title")
+    assert "free monument in the first 4 cities" in title
+    page.locator("#screens-sec").screenshot(path=str(tmp_path / "policies.png"))
+    page.select_option("#screen-role", "blue")
+    assert page.locator("#screen .policy.adopted").count() == 0
+    assert page.locator("#screen .policy.adoptable").count() == 4  # the four ancient openers
 
 
 def test_rivers_across_the_seam_are_drawn(open_record, tmp_path):

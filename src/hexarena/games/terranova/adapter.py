@@ -28,6 +28,7 @@ from hexarena.games.terranova.observe import Tracker
 from hexarena.games.terranova.recorder import ROLES, frame_of
 from hexarena.games.terranova.state import GameState as SimState
 from hexarena.games.terranova.state import map_layers
+from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.text import ORDERS_HELP, TextView, describe_executed
 
 
@@ -166,6 +167,13 @@ class TerraNovaState(GameState):
         obs, opts = compiled.view(env.state, env.tracker, me)
         return jax.tree_util.tree_map(np.asarray, obs), jax.tree_util.tree_map(np.asarray, opts)
 
+    def _adoptable(self) -> list[str]:
+        """The policies the player to move may adopt now (named in a bad policy order's error)."""
+        if self.environment.state is None:
+            return []
+        _obs, opts = self._view_of(self.environment.player)
+        return [load_tables().policy_names[p] for p in np.flatnonzero(opts["policies"])]
+
     def parse_move(self, text: str) -> Move:
         """JSON (the sparse or dense form, or a listed move) or text orders (:mod:`.orders`)."""
         if not isinstance(text, str):
@@ -177,7 +185,7 @@ class TerraNovaState(GameState):
                 raise self.unreadable(text, "a move is a JSON object, not a bare value")
             return move
         try:
-            return freeze(orders.parse_orders(body))
+            return freeze(orders.parse_orders(body, self._adoptable))
         except MoveParseError as err:
             raise self.unreadable(text, str(err)) from None
 

@@ -18,6 +18,20 @@ from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
 
 WORKER_BUILDS = ("farm", "mine", "pasture", "plantation", "camp", "quarry", "road", "move")
 BUILD_ORDER = ("monument", "granary", "shrine", "library", "warrior", "walls", "market", "archer", "worker")
+# social policy trees, most wanted first: Tradition's capital culture, food and free monuments
+# suit a few big cities; Liberty's settler and worker then speed expansion; Piety, Rationalism and
+# Commerce for faith, science and gold once their eras open; Honor last (the bot rarely fights)
+POLICY_TREES = (
+    "tradition",
+    "liberty",
+    "piety",
+    "rationalism",
+    "commerce",
+    "patronage",
+    "aesthetics",
+    "exploration",
+    "honor",
+)
 MAX_WANTED_CITIES = 6
 SETTLER_PRODUCTION = 4  # a city making less builds for itself (a settler would take 12+ turns)
 TOP = 12  # ranked targets per unit (keeps moves small)
@@ -29,7 +43,8 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
 
 class HeuristicPlayer(SeededPlayer):
     """Expands to six cities (settlers walk to the best site in reach), researches the cheapest
-    open tech, works production-heavy tiles while training settlers, improves land, explores."""
+    open tech, adopts policies tree by tree (:data:`POLICY_TREES`), works production-heavy tiles
+    while training settlers, improves land, explores."""
 
     kind = "heuristic"
 
@@ -107,7 +122,15 @@ def plan(
         str(c): builds if capital[c] or prod[c] >= SETTLER_PRODUCTION or c not in mine else slow
         for c in range(MAX_CITIES)
     }
-    return {"tech": techs, "units": orders, "build": build, "work": work}
+    return {"tech": techs, "policy": list(policy_order()), "units": orders, "build": build, "work": work}
+
+
+def policy_order() -> tuple[str, ...]:
+    """All 54 policies ranked: by tree (:data:`POLICY_TREES`), then in table order inside a tree
+    (the resolver adopts the first one legal now, so each tree is finished before the next)."""
+    tb = load_tables()
+    rank = [POLICY_TREES.index(tb.tree_names[t]) for t in tb.policy_tree]
+    return tuple(tb.policy_names[i] for i in np.argsort(rank, kind="stable"))
 
 
 def site_values(obs: dict[str, Any], me: int) -> np.ndarray:

@@ -3,7 +3,7 @@
 The sparse form is a JSON object; every key is optional, and anything left out scores zero::
 
     {"tech": ["writing", "pottery"],                      # ranked, names or indices
-     "policy": ["tradition"],                             # ranked (stage 2's tables name them)
+     "policy": ["tradition"],                             # ranked (the first adoptable wins)
      "units": {"0": {"category": "settle"},               # slot -> category (name or index)
                "1": {"category": "move", "target": 1234},   # and target tile (index or [row, col])
                "2": {"categories": ["combat", "move"],      # or ranked categories
@@ -84,10 +84,7 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
     if "tech" in move:
         tech[:] = _ranked(move["tech"], tb.tech_names, tb.n_techs, "technology")
     if "policy" in move:
-        policies = getattr(tb, "policy_names", None)
-        if not policies:
-            raise IllegalMoveError("social policies are not in this stage of Terra Nova yet")
-        dense[1][:] = _ranked(move["policy"], policies, dense[1].shape[0], "policy")
+        dense[1][:] = _ranked(move["policy"], tb.policy_names, dense[1].shape[0], "policy")
     utype, utarget = dense[4]
     for key, order in dict(move.get("units", {})).items():
         slot = _slot(key, MAX_UNITS, "unit")

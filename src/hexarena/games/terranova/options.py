@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova.cities import build_mask
+from hexarena.games.terranova.policies import policy_mask
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
 from hexarena.games.terranova.units import (
@@ -42,7 +43,7 @@ def turn_start(state: GameState, p: jax.Array) -> GameState:
 def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
     """Player ``p``'s options: ``categories`` (30, 19), ``reach`` and ``attack`` (30, H) bool per
     unit slot, ``build`` (10, 185) bool per city (what it may start once its current build is done:
-    a started build is locked), ``techs`` (81,) bool."""
+    a started build is locked), ``techs`` (81,) and ``policies`` (54,) bool."""
     tb = load_tables()
     st = turn_start(state, p)
     occ = occupancy(st)
@@ -79,4 +80,11 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
     )
     known = st.players.techs[p]
     techs = ~known & jnp.all(~const(tb.tech_prereq) | known, axis=1)
-    return {"categories": categories, "reach": reach, "attack": attack, "build": build, "techs": techs}
+    return {
+        "categories": categories,
+        "reach": reach,
+        "attack": attack,
+        "build": build,
+        "techs": techs,
+        "policies": policy_mask(st, p),
+    }

@@ -16,8 +16,8 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 ``unit N settle`` (``found``)          found a city on the unit's tile
 ``unit N attack R,C``                  attack there (entering closed borders declares war)
 ``unit N build I`` or ``unit N I``     a worker build: farm, mine, road, chop forest...
-``policy P[, P...]`` (``adopt``)       social policies, most wanted first (once the tables
-                                       name them: stage 2)
+``policy P[, P...]`` (``adopt``)       social policies, most wanted first (``Tradition`` is
+                                       the tree's opener); adopted when culture allows
 =====================================  =====================================================
 
 :func:`parse_orders` turns the text into the sparse JSON move of :mod:`.moves` with
@@ -25,15 +25,16 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 (an impossible order is an error naming it, not silently dropped) and every endpoint it does not
 mention (the technology, a unit, a city) gets the heuristic bot's preferences
 (:class:`~.bot.HeuristicPlayer`), so a player gives only the orders it cares about.
-Orders for endpoints the simulator does not have yet (policies before stage 2; religion, trade
-deals, caravans) are refused with a message saying so.
+A policy order must name a policy adoptable now (the text view's "Can adopt now"); it is kept as
+the preference until the culture reserves reach the cost. Orders for endpoints the simulator does
+not have yet (religion, trade deals, caravans) are refused with a message saying so.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,6 @@ from hexarena.games.terranova.tables import load_tables
 FILL = "heuristic"
 POLICY_VERBS = ("policy", "policies", "adopt")
 LATER_STAGE = {
-    **dict.fromkeys(POLICY_VERBS, "social policies"),
     "tenet": "religion",
     "religion": "religion",
     "pantheon": "religion",
@@ -122,8 +122,9 @@ def _places(text: str, order: str) -> list[list[int]]:
     return [place(c, order) for c in chunks]
 
 
-def parse_orders(text: str) -> dict[str, Any]:
-    """The sparse move (``"fill": "heuristic"``) of a text of orders; MoveParseError names a bad one."""
+def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None) -> dict[str, Any]:
+    """The sparse move (``"fill": "heuristic"``) of a text of orders; MoveParseError names a bad one
+    (an unknown policy with the policies ``adoptable()`` now, when the caller can say)."""
     from hexarena.games.terranova.moves import buildable_names
 
     tb = load_tables()
@@ -136,17 +137,13 @@ def parse_orders(text: str) -> dict[str, Any]:
         verb = words[0].lower()
         if verb in ("pass", "end", "done", "default", "defaults"):
             continue
-        policies = getattr(tb, "policy_names", None)  # the tables of stage 2 name the 54 policies
-        if verb in POLICY_VERBS and policies:
-            names = _split_list(" ".join(words[1:]))
-            if not names:
-                raise MoveParseError(f"order {quote_reply(order)}: adopt which policy?")
-            move["policy"] = [lookup(n, policies, "policy", order) for n in names]
+        if verb in POLICY_VERBS:
+            move["policy"] = _policies(words[1:], order, adoptable)
             continue
         if verb in LATER_STAGE:
             raise MoveParseError(
                 f"order {quote_reply(order)}: {LATER_STAGE[verb]} are not in this stage of Terra Nova yet "
-                "(orders now: research, city ... build/work, unit ... move/settle/attack/build)"
+                "(orders now: research, policy, city ... build/work, unit ... move/settle/attack/build)"
             )
         if verb in ("research", "tech", "techs", "study"):
             names = _split_list(" ".join(words[1:]))
@@ -174,10 +171,21 @@ def parse_orders(text: str) -> dict[str, Any]:
             move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
         else:
             raise MoveParseError(
-                f"order {quote_reply(order)} not understood: orders start with research, city N or unit N "
-                "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
+                f"order {quote_reply(order)} not understood: orders start with research, policy, city N "
+                "or unit N (e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
             )
     return move
+
+
+def _policies(words: list[str], order: str, adoptable: Callable[[], Sequence[str]] | None) -> list[str]:
+    names = _split_list(" ".join(words))
+    can = f" (adoptable now: {', '.join(adoptable()) or 'none'})" if adoptable else ""
+    if not names:
+        raise MoveParseError(f"order {quote_reply(order)}: adopt which policy?{can}")
+    try:
+        return [lookup(n, load_tables().policy_names, "policy", order) for n in names]
+    except MoveParseError as err:
+        raise MoveParseError(f"{err}{can}") from None
 
 
 def _unit_order(words: list[str], order: str) -> dict[str, Any]:
@@ -224,6 +232,12 @@ def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[
         legal = ", ".join(tb.tech_names[t] for t in np.flatnonzero(opts["techs"]))
         raise IllegalMoveError(
             f"research {', '.join(move['tech'])}: none can be researched now (can: {legal})"
+        )
+    if "policy" in move and not any(opts["policies"][tb.policy(p)] for p in move["policy"]):
+        legal = ", ".join(tb.policy_names[p] for p in np.flatnonzero(opts["policies"]))
+        raise IllegalMoveError(
+            f"policy {', '.join(move['policy'])}: not adoptable now (adoptable now: {legal or 'none'}; "
+            "a policy needs its tree's era and the policies before it in the tree)"
         )
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     for slot, order in move.get("units", {}).items():

@@ -42,6 +42,7 @@ import numpy as np
 
 from hexarena.core.frames import FrameEncoder, decode_frames, fog_runs, header
 from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors
+from hexarena.games.terranova.policy_text import finisher_effects, policy_effects, tree_eras
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
 
@@ -107,9 +108,51 @@ def _player_fields(s: GameState, p: int, tb: Any) -> dict[str, Any]:
     }
 
 
+@cache
+def policy_trees() -> list[dict[str, Any]]:
+    """The social policy trees (static): each tree's era and finisher, each policy's effects and
+    prerequisites (policy ids) in table order."""
+    tb = load_tables()
+    effects = policy_effects()
+    return [
+        {
+            "name": tree,
+            "era": era,
+            "finisher": finished,
+            "policies": [
+                {
+                    "id": int(i),
+                    "name": tb.policy_names[i],
+                    "effect": effects[i],
+                    "prereqs": [int(q) for q in np.flatnonzero(tb.policy_req[i])],
+                }
+                for i in np.flatnonzero(tb.policy_tree == t)
+            ],
+        }
+        for t, (tree, era, finished) in enumerate(
+            zip(tb.tree_names, tree_eras(), finisher_effects(), strict=True)
+        )
+    ]
+
+
+def _policies(s: GameState, tb: Any) -> dict[str, Any]:
+    """Per player: adopted and adoptable policy ids (as ``policies.policy_mask``, in numpy)."""
+    have = np.asarray(s.players.policies, bool)
+    era = np.max(np.where(np.asarray(s.players.techs, bool), tb.tech_era, 0), axis=-1)
+    out = {}
+    for p, role in enumerate(ROLES):
+        legal = ~have[p] & np.all(~tb.policy_req | have[p], axis=1) & (tb.policy_era <= era[p])
+        out[role] = {
+            "adopted": [int(i) for i in np.flatnonzero(have[p])],
+            "adoptable": [int(i) for i in np.flatnonzero(legal)],
+            "culture": round(float(s.players.culture[p]), 1),
+        }
+    return out
+
+
 def _screens(s: GameState, tb: Any) -> list[dict[str, Any]]:
     """The viewer's 4X screens, each from data the state holds (a mechanic without data yet has
-    no screen): technologies, demographics, cities, victory."""
+    no screen): technologies, social policies, demographics, cities, victory."""
     from hexarena.games.terranova.moves import buildable_names
 
     names = buildable_names()
@@ -148,6 +191,12 @@ def _screens(s: GameState, tb: Any) -> list[dict[str, Any]]:
     ]
     return [
         {"title": "Technologies", "kind": "techtree", "tree": "tech_tree", "players": techs},
+        {
+            "title": "Social policies",
+            "kind": "policies",
+            "trees": "policy_trees",
+            "players": _policies(s, tb),
+        },
         {
             "title": "Demographics",
             "kind": "plots",
@@ -221,6 +270,7 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
         "players": players,
         "panels": {"Turn": {"round": int(s.turn), "to_move": ROLES[int(s.player)]}},
         "tech_tree": tech_tree(),
+        "policy_trees": policy_trees(),
         "screens": _screens(s, tb),
     }
 

@@ -2,9 +2,9 @@
 
 Everything comes from the player's own observation (fog of war applies) and its options this turn
 (:mod:`.options`). Places are ``(row, col)``; units and cities are named by their slot numbers,
-which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (culture, faith,
-golden ages, trade, city-state influence, great people) are left out rather than shown empty;
-they appear as the simulator fills those observation fields.
+which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (faith, trade,
+city-state influence, great people) are left out rather than shown empty; they appear as the
+simulator fills those observation fields. Culture and social policies have their own section.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import numpy as np
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.geometry import COLS, work_area
+from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
 from hexarena.games.terranova.tables import CULTURE, FOOD, GOLD, PROD, SCIENCE, Tables, load_tables
 
@@ -26,7 +27,8 @@ MAX_TILES = 6  # tiles listed per unit or city (the best first)
 ORDERS_HELP = (
     "Orders (separate with ';', names or numbers, any case): research TECH[, TECH...]; "
     "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
-    "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...). "
+    "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...); "
+    "policy POLICY[, POLICY...] (adopted when culture allows). "
     "Whatever you leave out follows the default: the heuristic bot's choice. JSON moves work too."
 )
 
@@ -165,22 +167,12 @@ class TextView:
         return lines
 
     def live_sections(self) -> list[str]:
-        """Culture, faith, golden age, trade, city states, great people: only where data is live."""
+        """Faith, trade, city states, great people: only where data is live."""
         o, me = self.obs, self.me
         lines = []
-        policies = np.flatnonzero(np.asarray(o["policies"]) > 0)
-        if len(policies) or float(o["culture_reserves"]) > 0:
-            names = getattr(self.tb, "policy_names", None)
-            adopted = ", ".join(names[i] if names else f"#{i}" for i in policies) or "none yet"
-            lines.append(
-                f"Culture {float(o['culture_reserves']):.0f}/{float(o['culture_threshold']):.0f} toward the "
-                f"next policy; policies: {adopted}."
-            )
         tenets = np.flatnonzero(np.asarray(o["religious_tenets"])[me] > 0)
         if len(tenets) or float(o["faith_reserves"]) > 0:
             lines.append(f"Faith {float(o['faith_reserves']):.0f}; tenets: {len(tenets)}.")
-        if int(o["golden_age_turns"]) > 0:
-            lines.append(f"Golden age: {int(o['golden_age_turns'])} turns left.")
         ledger = np.asarray(o["trade_ledger"])
         if (ledger >= 0).any() or (np.asarray(o["trade_offers"]) >= 0).any():
             deals = [f"{ROLES[q]}: {int((ledger[q, :, 0] >= 0).sum())} deals" for q in range(len(ROLES))]
@@ -195,6 +187,47 @@ class TextView:
                 f"Great-person points {np.asarray(o['gpps']).round(0).tolist()}, "
                 f"next great person at {float(o['gp_threshold']):.0f}."
             )
+        return lines
+
+    def policies(self) -> list[str]:
+        """Culture toward the next policy, golden age, adopted policies by tree, and what may be
+        adopted now with its effects (the ``policy`` order picks among those)."""
+        o, tb, pc = self.obs, self.tb, self.pc
+        mine = np.flatnonzero(pc["city_ids"][self.me] > 0)
+        per_turn = float(np.asarray(pc["yields"])[mine, CULTURE].sum()) if len(mine) else 0.0
+        stored, cost = float(o["culture_reserves"]), float(o["culture_threshold"])
+        total = float(np.asarray(o["culture_total"])[self.me])
+        lines = [
+            f"Culture {stored:.0f}/{cost:.0f} toward the next policy (+{per_turn:.1f} per turn, "
+            f"{_turns(cost - stored, per_turn)}); {total:.0f} culture in all."
+        ]
+        free = int(o["free_policies"])
+        if free:
+            lines.append(f"Free policies pending: {free} (one is adopted each turn, your first choice).")
+        if int(o["golden_age_turns"]) > 0:
+            lines.append(f"Golden age: {int(o['golden_age_turns'])} turns left.")
+        have = np.asarray(o["policies"]) > 0
+        trees = [
+            f"{tree}: {', '.join(tb.policy_names[i] for i in np.flatnonzero(have & (tb.policy_tree == t)))}"
+            + (" (finished)" if have[tb.policy_tree == t].all() else "")
+            for t, tree in enumerate(tb.tree_names)
+            if (have & (tb.policy_tree == t)).any()
+        ]
+        lines.append(f"Adopted ({int(have.sum())}): {'; '.join(trees) or 'none yet'}.")
+        effects = policy_effects()
+        legal = np.flatnonzero(self.opts["policies"])
+        lines.append(f"Can adopt now ({len(legal)}):" if len(legal) else "Can adopt now: none.")
+        lines += [
+            f"  {tb.policy_names[i]} ({tb.tree_names[tb.policy_tree[i]]}): {effects[i]}." for i in legal
+        ]
+        eras, top = era_names(), int(o["era"])
+        closed = [
+            f"{tree} ({era} era)"
+            for tree, era in zip(tb.tree_names, tree_eras(), strict=True)
+            if eras.index(era) > top
+        ]
+        if closed:
+            lines.append(f"Trees opening later: {', '.join(closed)}.")
         return lines
 
     def techs(self) -> list[str]:
@@ -339,6 +372,7 @@ class TextView:
             parts += ["", "Since your last turn:", *(f"- {n}" for n in news)]
         parts += ["", "== Empire ==", *self.empire(turn)]
         parts += ["", "== Technologies ==", *self.techs()]
+        parts += ["", "== Social policies ==", *self.policies()]
         parts += ["", "== Cities ==", *self.cities()]
         parts += ["", "== Units ==", *self.my_units(), *self.foreign()]
         parts += ["", *footer]
@@ -356,8 +390,8 @@ def describe_executed(executed: list) -> str:
     from hexarena.games.terranova.moves import buildable_names
 
     tb = load_tables()
-    _trade, _policy, _tenet, tech, (cats, targets), (_worked, built) = executed
-    parts = []
+    _trade, policy, _tenet, tech, (cats, targets), (_worked, built) = executed
+    parts = [f"adopted {tb.policy_names[p]}{' (free)' if i else ''}" for i, p in enumerate(policy) if p >= 0]
     if tech[0] >= 0:
         parts.append(f"started researching {tb.tech_names[tech[0]]}")
     for slot, (cat, target) in enumerate(zip(cats, targets, strict=True)):

@@ -1,14 +1,17 @@
 /* hexarena replay viewer, part 4 of 5: a game's extra screens (frame key "screens").
  * Data-driven: each screen is {title, kind, ...} and SCREEN_KINDS maps a kind to its renderer,
  * so a game adds a screen by writing it into its frames (a new kind needs one function here).
- * Kinds: "table" (rows, note), "plots" (player fields over time), "techtree" (tree, players). */
+ * Kinds: "table" (rows, note), "plots" (player fields over time), "techtree" (tree, players),
+ * "policies" (trees: the frame key of the policy trees; players: adopted and adoptable ids). */
 "use strict";
 
 const SCREEN_KINDS = {
   table: (screen) => h("div", {}, panelBody(screen.rows || []), screen.note ? h("p", { className: "note" }, screen.note) : null),
   plots: plotsScreen,
   techtree: techTreeScreen,
+  policies: policiesScreen,
 };
+const PER_PLAYER_KINDS = new Set(["techtree", "policies"]);
 
 function renderScreens(snap) {
   const sec = document.getElementById("screens-sec");
@@ -28,7 +31,7 @@ function renderScreens(snap) {
   const screen = screens.find((x) => x.title === View.screen);
   const body = document.getElementById("screen");
   body.dataset.kind = screen.kind;
-  body.replaceChildren(screen.kind === "techtree" ? pick : "", SCREEN_KINDS[screen.kind](screen, snap));
+  body.replaceChildren(PER_PLAYER_KINDS.has(screen.kind) ? pick : "", SCREEN_KINDS[screen.kind](screen, snap));
 }
 
 /** One small line chart per player field, over every step; the current step is marked. */
@@ -92,4 +95,28 @@ function techTreeScreen(screen, snap) {
   const counts = { known: known.size, researching: mine.researching >= 0 ? tree.nodes[mine.researching].name : "nothing" };
   return h("div", {}, h("p", { className: "note" }, `${View.screenRole}: ${counts.known} known, researching ${counts.researching}`),
     h("div", { className: "techtree-wrap" }, svg));
+}
+
+/** The social policies of the chosen player, one column per tree: adopted, adoptable, locked. */
+function policiesScreen(screen, snap) {
+  const trees = snap.top[screen.trees || "policy_trees"];
+  if (!Array.isArray(trees)) return h("p", { className: "none" }, "no policy trees in this record");
+  const mine = (screen.players || {})[View.screenRole] || { adopted: [], adoptable: [] };
+  const adopted = new Set(mine.adopted || []), adoptable = new Set(mine.adoptable || []);
+  const colour = roleColour(View.screenRole);
+  const columns = trees.map((tree) => {
+    const done = tree.policies.every((p) => adopted.has(p.id));
+    const items = tree.policies.map((p) => {
+      const status = adopted.has(p.id) ? "adopted" : adoptable.has(p.id) ? "adoptable" : "locked";
+      const box = h("li", { className: `policy ${status}`, title: `${p.name} (${status}): ${p.effect}` },
+        p.name.replace(/_opener$/, " (opener)").replaceAll("_", " "));
+      box.dataset.policy = p.name;
+      if (status === "adopted") box.style.background = colour;
+      return box;
+    });
+    return h("div", { className: done ? "policy-tree finished" : "policy-tree", title: `finishing ${tree.name}: ${tree.finisher}` },
+      h("h4", {}, tree.name, h("small", {}, ` ${tree.era}`)), h("ul", {}, ...items));
+  });
+  const note = `${View.screenRole}: ${adopted.size} adopted, ${adoptable.size} adoptable now, culture ${fmt(mine.culture)}`;
+  return h("div", {}, h("p", { className: "note" }, note), h("div", { className: "policy-trees" }, ...columns));
 }
