@@ -23,7 +23,8 @@ Quick start (the spec's API)::
 Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylinder), ``mapgen``
 (maps; ``python -m hexarena.games.terranova.mapgen`` writes a pool), ``state`` (the pytree),
 ``formulas``, ``world`` (derived quantities), ``effects`` (building, policy and tenet rows -> a
-player's numbers), ``policies`` (the policy endpoint), ``religion`` (pantheons, the tenet endpoint), ``units`` / ``cities`` / ``step`` (the turn),
+player's numbers), ``policies`` (the policy endpoint), ``religion`` (pantheons, the tenet
+endpoint), ``units`` / ``cities`` / ``step`` (the turn),
 ``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
 ``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
 contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a

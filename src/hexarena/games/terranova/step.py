@@ -143,7 +143,9 @@ def player_scores(state: GameState) -> jax.Array:
     wonders = (c.buildings & world).sum((1, 2))
     tiles = (state.tiles.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1)
     pl = state.players
-    return formulas.score(c.exists.sum(1), c.pop.sum(1), tiles, wonders, pl.techs.sum(1), pl.policies.sum(1))
+    return formulas.score(
+        c.exists.sum(1), c.pop.sum(1), tiles, wonders, pl.techs.sum(1), pl.policies.sum(1), pl.tenets.sum(1)
+    )
 
 
 def domination_winner(state: GameState) -> jax.Array:
