@@ -55,3 +55,11 @@ def test_score_counts_policies():
     # (6 + 6 + 6 x 7 + 8 x 3 + 10 x 0) / 10
     got = formulas.score(np.array(1), np.array(1), np.array(7), np.array(0), np.array(1), np.array(3))
     assert got == pytest.approx((6 + 6 + 42 + 24) / 10)
+
+
+def test_score_counts_tenets():
+    # (6 + 6 + 6 x 7 + 8 x 3 + 4 x 1 + 10 x 0) / 10: a pantheon belief is worth 4
+    got = formulas.score(
+        np.array(1), np.array(1), np.array(7), np.array(0), np.array(1), np.array(3), np.array(1)
+    )
+    assert got == pytest.approx((6 + 6 + 42 + 24 + 4) / 10)

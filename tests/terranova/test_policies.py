@@ -11,7 +11,7 @@ import pytest
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import city_yields, production_phase
-from hexarena.games.terranova.effects import empire_modifiers, policy_rows
+from hexarena.games.terranova.effects import civic_rows, empire_modifiers
 from hexarena.games.terranova.geometry import work_area
 from hexarena.games.terranova.policies import adopt_policies, next_policy_cost, policy_mask
 from hexarena.games.terranova.tables import CULTURE, FAITH, FOOD, GRANTS, MODIFIERS, N_BUILDABLES, load_tables
@@ -194,12 +194,12 @@ def test_every_policy_row_has_an_effect(empire, row):
         return  # checked through the endpoint in test_adoption_grants_and_free_buildings
     if i < N_POL:
         after = _adopt(s, row)
-        assert float(policy_rows(after, P0)[i]) == 1.0
+        assert float(civic_rows(after, P0)[i]) == 1.0
         assert _delta(_effect(after), _effect(s), columns), f"{row} has no effect"
         return
     names = [n for j, n in enumerate(TB.policy_names) if TB.policy_tree[j] == i - N_POL]
     five, six = _adopt(s, *names[:-1]), _adopt(s, *names)
-    assert float(policy_rows(six, P0)[i]) == 1.0 and float(policy_rows(five, P0)[i]) == 0.0
+    assert float(civic_rows(six, P0)[i]) == 1.0 and float(civic_rows(five, P0)[i]) == 0.0
     last_alone = [
         np.asarray(a) - np.asarray(b) for a, b in zip(_effect(_adopt(s, names[-1])), _effect(s), strict=True)
     ]

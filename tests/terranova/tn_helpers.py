@@ -8,6 +8,7 @@ import numpy as np
 
 from hexarena.games.terranova.geometry import distance_np, work_area
 from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.religion import pantheon_cost
 from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.step import new_game
@@ -76,7 +77,13 @@ def check_executed(before, after, ex) -> None:
     p = int(before.player)
     known = before.players.techs[p]
     trade, policy, tenet, tech, (ucat, utgt), (worked, built) = ex
-    assert (tenet == -1).all() and (trade[0] == -1).all()
+    assert (tenet[1:] == -1).all() and (trade[0] == -1).all()
+    if tenet[0] >= 0:  # a pantheon belief nobody held, by a player without one, with the faith for it
+        t = int(tenet[0])
+        assert tb.tenet_kind[t] == 0 and not before.players.tenets[:, t].any()
+        assert not before.players.tenets[p, tb.tenet_kind == 0].any()
+        assert before.players.faith[p] >= float(pantheon_cost(before)) - 1e-3
+        assert after.done or after.players.tenets[p, t]
     era = tb.tech_era[known].max()
     adopted = before.players.policies[p]
     for pol, owned in ((policy[0], adopted), (policy[1], adopted | (np.arange(54) == policy[0]))):

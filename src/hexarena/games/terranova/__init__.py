@@ -22,8 +22,9 @@ Quick start (the spec's API)::
 
 Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylinder), ``mapgen``
 (maps; ``python -m hexarena.games.terranova.mapgen`` writes a pool), ``state`` (the pytree),
-``formulas``, ``world`` (derived quantities), ``effects`` (building and policy rows -> a player's
-numbers), ``policies`` (the policy endpoint), ``units`` / ``cities`` / ``step`` (the turn),
+``formulas``, ``world`` (derived quantities), ``effects`` (building, policy and tenet rows -> a
+player's numbers), ``policies`` (the policy endpoint), ``religion`` (pantheons, the tenet
+endpoint), ``units`` / ``cities`` / ``step`` (the turn),
 ``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
 ``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
 contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
@@ -38,7 +39,10 @@ with their finishers (``data/policies.json``; effects are rows in the buildings'
 can reuse them), the policy cost formula and the policy endpoint; culture and faith reserves,
 lifetime culture, golden ages, free techs and policies; a world wonder built anywhere cancels it
 everywhere else (production kept); happiness as the original (first city free, -2 % production
-and gold per unhappy point). Not yet: religion and the tenet endpoint, specialists and great
+and gold per unhappy point); pantheons (``data/tenets.json``: the 91 tenets, the 37 pantheon
+beliefs with effect rows in the same columns; cost 10 + 5 per pantheon taken, each belief one
+player's) through the tenet endpoint, with ``religious_tenets`` and ``religion_info`` live. Not
+yet: great prophets, founding, enhancing, reformation and religious pressure, specialists and great
 people (granted great people are counted, not used), great works, tourism, and the modifier
 columns of those systems and of city states, trade, kills and XP (set by their buildings and
 policies, read when the systems land); free units from wonders and policies.

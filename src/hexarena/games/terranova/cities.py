@@ -17,10 +17,10 @@ from hexarena.games.terranova import formulas
 from hexarena.games.terranova.effects import (
     city_modifiers,
     city_site,
+    civic_rows,
     empire_modifiers,
     empire_multipliers,
     policy_city_effects,
-    policy_rows,
 )
 from hexarena.games.terranova.geometry import N_TILES, N_WORK, ring_of_slot
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
@@ -247,7 +247,7 @@ def production_phase(
     mods = city_modifiers(state, p) + empire
     fixed = fixed_build_mask(state, p)
     item_mods = const(tb.production_mods)
-    policy_pct = policy_rows(state, p) @ const(tb.policy_production)
+    policy_pct = civic_rows(state, p) @ const(tb.policy_production)
 
     def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
         st, claims, counts = carry

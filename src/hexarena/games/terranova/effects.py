@@ -1,8 +1,9 @@
-"""Effects as data: the modifier rows of buildings and policies turned into a player's numbers.
+"""Effects as data: the modifier rows of buildings, policies and tenets turned into a player's numbers.
 
-Every effect is a row of a table in ``tables`` (buildings: 148 rows; policies: 54 rows then the 9
-tree finishers), and a player's totals are matrix products of those rows with what it owns:
-``owned buildings @ building_empire_mods + active policy rows @ policy_empire_mods`` and so on.
+Every effect is a row of a table in ``tables`` (buildings: 148 rows; civic rows: the 54 policies,
+the 9 tree finishers, then the 91 tenets), and a player's totals are matrix products of those rows
+with what it owns: ``owned buildings @ building_empire_mods + active civic rows @
+policy_empire_mods`` and so on.
 No effect is a branch of code; the code here only says where each table applies (a city, the
 capital, coastal cities, the empire) and applies one-time grants.
 """
@@ -13,6 +14,7 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from hexarena.games.terranova.state import MAX_CITIES, GameState
 from hexarena.games.terranova.tables import (
@@ -25,23 +27,25 @@ from hexarena.games.terranova.tables import (
     SPECIALISTS,
     load_tables,
 )
-from hexarena.games.terranova.world import const, gather, neighbor_table, work_frames
+from hexarena.games.terranova.world import connected_to_capital, const, gather, neighbor_table, work_frames
 
 
-def policy_rows(state: GameState, p: jax.Array) -> jax.Array:
-    """(63,) float: the policies ``p`` has adopted, then the trees it has finished (all six)."""
+def civic_rows(state: GameState, p: jax.Array) -> jax.Array:
+    """(154,) float: the civic effect rows active for ``p``: the policies it has adopted, the trees
+    it has finished (all six), then the tenets it has taken."""
     tb = load_tables()
-    adopted = state.players.policies[p].astype(jnp.float32)
+    pl = state.players
+    adopted = pl.policies[p].astype(jnp.float32)
     onehot = const(tb.policy_tree_onehot)
     finished = (adopted @ onehot) >= onehot.sum(0)
-    return jnp.concatenate([adopted, finished.astype(jnp.float32)])
+    return jnp.concatenate([adopted, finished.astype(jnp.float32), pl.tenets[p].astype(jnp.float32)])
 
 
 def empire_modifiers(state: GameState, p: jax.Array) -> jax.Array:
     """(MODIFIERS,) empire-wide modifiers of ``p``: its buildings anywhere and its policies."""
     tb = load_tables()
     owned = state.cities.buildings[p].any(0).astype(jnp.float32)
-    return owned @ const(tb.building_empire_mods) + policy_rows(state, p) @ const(tb.policy_empire_mods)
+    return owned @ const(tb.building_empire_mods) + civic_rows(state, p) @ const(tb.policy_empire_mods)
 
 
 def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
@@ -67,19 +71,28 @@ def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:
 
 
 class PolicyCityEffects(NamedTuple):
-    """What ``p``'s policies add to each of its cities."""
+    """What ``p``'s policies and tenets add to each of its cities."""
 
-    flat: jax.Array  # (10, 8) yields: per city, capital, coastal cities, and on the city's buildings
+    flat: jax.Array  # (10, 8) yields: per city, capital, coastal, big and connected cities, buildings
     per_pop: jax.Array  # (10, 8) per citizen
     percent: jax.Array  # (10, 8)
     tile_bonus: jax.Array  # (C, 7) on worked tiles of each tile class
     on_buildings: jax.Array  # (10, 8) the part of ``flat`` that comes from buildings (observation)
 
 
-def policy_city_effects(state: GameState, p: jax.Array) -> PolicyCityEffects:
+def civic_part(part: str) -> jax.Array:
+    """(154,) 1 on the civic rows of ``part``: "policies" (policies and finishers) or "tenets"."""
+    n_policy_rows = load_tables().policy_tree_onehot.shape[0] + load_tables().policy_tree_onehot.shape[1]
+    is_policy = np.arange(n_policy_rows + len(load_tables().tenet_names)) < n_policy_rows
+    return const((is_policy if part == "policies" else ~is_policy).astype(np.float32))
+
+
+def policy_city_effects(state: GameState, p: jax.Array, only: jax.Array | None = None) -> PolicyCityEffects:
+    """What ``p``'s active civic rows add to each of its cities; ``only`` (154,) keeps a part of the
+    rows (``civic_part``), for the observation's policy and religion fields."""
     tb = load_tables()
     c = state.cities
-    rows = policy_rows(state, p)
+    rows = civic_rows(state, p) if only is None else civic_rows(state, p) * only
     capital = c.capital[p][:, None].astype(jnp.float32)
     coastal = jax.vmap(lambda cs: city_site(state, p, cs)[0])(jnp.arange(MAX_CITIES))[:, None]
     built = c.buildings[p].astype(jnp.float32)
@@ -90,6 +103,10 @@ def policy_city_effects(state: GameState, p: jax.Array) -> PolicyCityEffects:
     on_buildings = per_building(tb.policy_building_yields)
     flat = rows @ const(tb.policy_city_yields) + capital * (rows @ const(tb.policy_capital_yields))
     flat = flat + coastal * (rows @ const(tb.policy_coastal_yields)) + on_buildings
+    big = (c.pop[p][:, None] >= const(tb.policy_pop_min)[None, :]) * rows[None, :]  # (10, 154)
+    flat = flat + big @ const(tb.policy_pop_yields)
+    connected = connected_to_capital(state, p)[:, None]
+    flat = flat + connected * (rows @ const(tb.policy_connected_yields))
     per_pop = rows @ const(tb.policy_city_per_pop) + capital * (rows @ const(tb.policy_capital_per_pop))
     percent = rows @ const(tb.policy_city_percent) + capital * (rows @ const(tb.policy_capital_percent))
     percent = percent + per_building(tb.policy_building_percent)

@@ -88,13 +88,20 @@ def connection_gold(pop: Array, capital_pop: Array) -> Array:
 
 
 def score(
-    cities: Array, pop: Array, tiles: Array, wonders: Array, techs: Array, policies: Array = 0
+    cities: Array,
+    pop: Array,
+    tiles: Array,
+    wonders: Array,
+    techs: Array,
+    policies: Array = 0,
+    tenets: Array = 0,
 ) -> Array:
     """LekMod-style score: (6 x cities + 6 x citizens + 6 x tiles + 10 x world wonders + 8 x policies
-    + 10 x (techs - 1)) / 10 (great works and tenets come with their stages)."""
+    + 4 x tenets + 10 x (techs - 1)) / 10 (great works come with their stage)."""
     w = load_tables().rules["score_weights"]
     total = w["cities"] * cities + w["population"] * pop + w["tiles"] * tiles
     total = total + w["world_wonders"] * wonders + w["techs"] * (techs - 1) + w["policies"] * policies
+    total = total + w["tenets"] * tenets
     return total / w["divisor"]
 
 

@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova.cities import resources_owned
-from hexarena.games.terranova.effects import policy_city_effects
+from hexarena.games.terranova.effects import civic_part, policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.policies import next_policy_cost
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
@@ -190,8 +190,9 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     bits = (lay.river[:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1
     techs = pl.techs[o]
     tile_y = player_yields(state, techs)
-    policy = policy_city_effects(state, o)
-    policy_tiles = (tile_class_map(state, techs) @ policy.tile_bonus) * (t.owner == o)[:, None]
+    classes = tile_class_map(state, techs)
+    policy = policy_city_effects(state, o, civic_part("policies"))
+    policy_tiles = (classes @ policy.tile_bonus) * (t.owner == o)[:, None]
     imp_y = const(load_tables().improvement_yields)[jnp.maximum(tracker.improvement[o], 0).astype(jnp.int32)]
     c = state.cities
     pops = c.pop.sum(1)
@@ -229,7 +230,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "cs_perturn_influence": jnp.zeros(12, jnp.float32),
         "num_delegates": jnp.zeros(N_PLAYERS, jnp.int32),
         "culture_threshold": next_policy_cost(state, o),
-        "religious_tenets": jnp.zeros((N_PLAYERS, 91), jnp.int32),
+        "religious_tenets": pl.tenets.astype(jnp.int32),
         "free_techs": pl.free_techs[o],
         "free_policies": pl.free_policies[o],
         "great_works": jnp.zeros(4, jnp.int32),
@@ -268,7 +269,31 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     }
     for name, values in demo.items():
         obs[f"most_{name}"], obs[f"least_{name}"] = _rank(values)
+    obs["player_cities"]["religion_info"].update(_religion_obs(state, o, classes))
     return obs
+
+
+def _religion_obs(state: GameState, o: jax.Array, classes: jax.Array) -> Obs:
+    """``religion_info`` fields that pantheons feed: the tenets acting in each city of ``o`` (its
+    pantheon, in all its cities until religions spread), the yields they add on the city's buildings
+    and on the tiles of its work area that ``o`` owns. No religion is founded yet, so nobody
+    follows one (``religious_population`` stays 0)."""
+    c = state.cities
+    faith = policy_city_effects(state, o, civic_part("tenets"))
+    own_tiles = (classes @ faith.tile_bonus) * (state.tiles.owner == o)[:, None]  # (H, 7)
+    frames = work_frames(jnp.where(c.exists[o], c.pos[o], -1))  # (10, 37)
+    n_tiles = own_tiles.shape[0]
+    per_city = jnp.zeros((MAX_CITIES, n_tiles + 1, N_YIELDS), jnp.float32)
+    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], jnp.where(frames >= 0, frames, n_tiles)].set(
+        gather(own_tiles, frames, 0.0)
+    )[:, :n_tiles]
+    return {
+        "religious_tenets_per_city": (c.exists[o][:, None] & state.players.tenets[o][None, :]).astype(
+            jnp.int8
+        ),
+        "building_yields": faith.on_buildings,
+        "additional_yield_map": per_city.reshape(MAX_CITIES, ROWS, COLS, N_YIELDS).astype(jnp.int8),
+    }
 
 
 def _have_met(state: GameState, o: jax.Array) -> jax.Array:

@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
-from hexarena.games.terranova.effects import apply_grants, empire_modifiers, policy_rows
+from hexarena.games.terranova.effects import apply_grants, civic_rows, empire_modifiers
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.world import const, masked_argmax, top_era
@@ -52,14 +52,14 @@ def adopt_policies(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[G
     legal = legal & (jnp.arange(n) != bought)
     free = jnp.where(pl.free_policies[p] > 0, masked_argmax(scores, legal), -1)
     adopted = (jnp.arange(n) == bought) | (jnp.arange(n) == free)
-    before = policy_rows(state, p)
+    before = civic_rows(state, p)
     players = pl._replace(
         policies=pl.policies.at[p].set(pl.policies[p] | adopted),
         culture=pl.culture.at[p].add(jnp.where(bought >= 0, -cost, 0.0)),
         free_policies=pl.free_policies.at[p].add(-(free >= 0).astype(jnp.int32)),
     )
     state = state._replace(players=players)
-    state = _on_adoption(state, p, policy_rows(state, p) - before)
+    state = _on_adoption(state, p, civic_rows(state, p) - before)
     return state, jnp.stack([bought, free]).astype(jnp.int32)
 
 

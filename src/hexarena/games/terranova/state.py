@@ -85,6 +85,7 @@ class Players(NamedTuple):
     culture: jax.Array  # (6,) float32 culture toward the next policy
     culture_total: jax.Array  # (6,) float32 lifetime culture
     faith: jax.Array  # (6,) float32 faith reserves
+    tenets: jax.Array  # (6, 91) bool religious tenets taken (a pantheon belief by one player only)
     free_techs: jax.Array  # (6,) int32 free technologies to pick
     free_policies: jax.Array  # (6,) int32 free social policies to pick
     golden_age_turns: jax.Array  # (6,) int32 turns left in the current golden age
@@ -190,6 +191,7 @@ def initial_state(
             culture=jnp.zeros(p, f32),
             culture_total=jnp.zeros(p, f32),
             faith=jnp.zeros(p, f32),
+            tenets=jnp.zeros((p, len(tb.tenet_names)), bool),
             free_techs=jnp.zeros(p, jnp.int32),
             free_policies=jnp.zeros(p, jnp.int32),
             golden_age_turns=jnp.zeros(p, jnp.int32),

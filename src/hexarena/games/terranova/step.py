@@ -18,6 +18,7 @@ from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
 from hexarena.games.terranova.effects import apply_grants, empire_modifiers
 from hexarena.games.terranova.policies import adopt_policies
+from hexarena.games.terranova.religion import choose_tenets
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
 from hexarena.games.terranova.tables import (
     CULTURE,
@@ -28,7 +29,7 @@ from hexarena.games.terranova.tables import (
     load_tables,
 )
 from hexarena.games.terranova.units import heal_units, unit_phase
-from hexarena.games.terranova.world import const, masked_argmax, neighbor_table
+from hexarena.games.terranova.world import connected_to_capital, const, masked_argmax, neighbor_table
 
 Actions = Any  # the spec's nested tuple for one game (see spaces.ACTION_SHAPES)
 
@@ -50,25 +51,6 @@ def choose_research(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[
         free_techs=pl.free_techs.at[p].add(-(free >= 0).astype(jnp.int32)),
     )
     return state._replace(players=players), jnp.stack([pick, free]).astype(jnp.int32)
-
-
-def connected_to_capital(state: GameState, p: jax.Array) -> jax.Array:
-    """(10,) cities of ``p`` joined to its capital by roads (city tiles count as road)."""
-    tb = load_tables()
-    c, t = state.cities, state.tiles
-    cities_at = (
-        jnp.zeros(t.road.shape[0] + 1, bool).at[jnp.where(c.exists[p], c.pos[p], t.road.shape[0])].set(True)
-    )
-    network = t.road | cities_at[:-1]
-    capital = jnp.where(c.exists[p] & c.capital[p], c.pos[p], t.road.shape[0])
-    reached = jnp.zeros(t.road.shape[0] + 1, bool).at[capital].set(True)[:-1]
-    nb = neighbor_table()
-
-    def spread(_: int, r: jax.Array) -> jax.Array:
-        return r | (network & jnp.where(nb >= 0, r[jnp.maximum(nb, 0)], False).any(1))
-
-    reached = jax.lax.fori_loop(0, tb.rules["connection_search_steps"], spread, reached)
-    return c.exists[p] & ~c.capital[p] & reached[jnp.maximum(c.pos[p], 0)]
 
 
 def road_gold(state: GameState, p: jax.Array) -> jax.Array:
@@ -161,7 +143,9 @@ def player_scores(state: GameState) -> jax.Array:
     wonders = (c.buildings & world).sum((1, 2))
     tiles = (state.tiles.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1)
     pl = state.players
-    return formulas.score(c.exists.sum(1), c.pop.sum(1), tiles, wonders, pl.techs.sum(1), pl.policies.sum(1))
+    return formulas.score(
+        c.exists.sum(1), c.pop.sum(1), tiles, wonders, pl.techs.sum(1), pl.policies.sum(1), pl.tenets.sum(1)
+    )
 
 
 def domination_winner(state: GameState) -> jax.Array:
@@ -179,10 +163,10 @@ def new_game(
     return update_fog(initial_state(layers, key, turn_cap, auto_reset))
 
 
-def no_action_tuple() -> tuple:
-    """Executed-action fields of the endpoints of later stages (trade, tenets): always -1."""
+def no_trade_tuple() -> tuple:
+    """Executed-action fields of the trade endpoint (a later stage): always -1."""
     m1 = jnp.int32(-1)
-    return (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1), jnp.full(3, -1, jnp.int32)
+    return (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1)
 
 
 def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
@@ -194,13 +178,14 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     (
         _trade,
         policy_scores,
-        _tenet,
+        tenet_scores,
         tech_scores,
         (type_scores, target_scores),
         (citizen_scores, build_scores),
     ) = actions
     p = state.player
     state, policy = adopt_policies(state, p, policy_scores)
+    state, tenet = choose_tenets(state, p, tenet_scores)
     state, tech = choose_research(state, p, tech_scores)
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
@@ -219,6 +204,6 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     fresh = new_game(state.layers, sub, state.turn_cap, state.auto_reset)
     reset = done & state.auto_reset
     state = jax.tree_util.tree_map(lambda new, old: jnp.where(reset, new, old), fresh, state)
-    trade, tenet = no_action_tuple()
+    trade = no_trade_tuple()
     executed = (trade, policy, tenet, tech, (ucat, utgt), (worked, built))
     return state, executed, reward, done, winner

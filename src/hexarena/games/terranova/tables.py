@@ -36,9 +36,12 @@ BUILDING_CATEGORIES = (
     "world_wonder",
     "spaceship",
 )
+TENET_KINDS = ("pantheon", "founder", "follower", "enhancer", "reformation")
 SPECIALISTS = ("artist", "musician", "writer", "engineer", "merchant", "scientist")
 GREAT_WORKS = ("writing", "art", "music", "artifact")
 SITE_NEEDS = ("coast", "river", "fresh_water", "mountain", "nearby_mountain", "hill", "flat", "holy_city")
+# Improvements a tile-yield effect can name (tiles carrying that improvement).
+IMPROVEMENT_TILE_CLASSES = ("pasture", "camp", "fishing_boat", "plantation", "quarry", "lumber_mill")
 # Tile classes a tile-yield effect can name: the 52 resources (class = resource id - 1), then these.
 EXTRA_TILE_CLASSES = (
     "luxury",
@@ -52,6 +55,10 @@ EXTRA_TILE_CLASSES = (
     "tundra",
     "desert_dry",
     "bare_ocean",
+    "desert",
+    "forest",
+    "natural_wonder",
+    *IMPROVEMENT_TILE_CLASSES,
 )
 # Modifier kinds: the columns of every modifier table (buildings now; policies and tenets reuse them).
 MODIFIERS = (
@@ -134,6 +141,7 @@ MODIFIERS = (
     "cs_gift_influence_pct",
     "cs_decay_pct",
     "cs_gift_yield_pct",
+    "city_ranged_strength_pct",
 )
 # One-time grants on completion (buildings) or adoption (policies).
 GRANTS = (
@@ -239,21 +247,27 @@ class Tables:
     tree_names: tuple[str, ...]  # 9
     policy_tree_onehot: np.ndarray  # (54, 9) float32
     # Policy effect rows: the 54 policies, then the 9 tree finishers (54 + tree index).
-    policy_capital_yields: np.ndarray  # (63, 8)
-    policy_city_yields: np.ndarray  # (63, 8)
-    policy_coastal_yields: np.ndarray  # (63, 8)
-    policy_capital_per_pop: np.ndarray  # (63, 8)
-    policy_city_per_pop: np.ndarray  # (63, 8)
-    policy_capital_percent: np.ndarray  # (63, 8)
-    policy_city_percent: np.ndarray  # (63, 8)
-    policy_building_yields: np.ndarray  # (63, 148, 8) added per building owned
-    policy_building_percent: np.ndarray  # (63, 148, 8) percent per building owned
-    policy_production: np.ndarray  # (63, 185) production percent toward each buildable
-    policy_tile_bonus: np.ndarray  # (63, C, 7)
-    policy_empire_mods: np.ndarray  # (63, len(MODIFIERS))
-    policy_grants: np.ndarray  # (63, len(GRANTS)) on adoption
-    policy_free_buildings: np.ndarray  # (63, 148) bool given on adoption ...
-    policy_free_cities: np.ndarray  # (63,) int32 ... in the first this-many city slots
+    # Civic effect rows (154): the 54 policies, the 9 tree finishers, then the 91 tenets.
+    policy_capital_yields: np.ndarray  # (154, 8)
+    policy_city_yields: np.ndarray  # (154, 8)
+    policy_coastal_yields: np.ndarray  # (154, 8)
+    policy_capital_per_pop: np.ndarray  # (154, 8)
+    policy_city_per_pop: np.ndarray  # (154, 8)
+    policy_capital_percent: np.ndarray  # (154, 8)
+    policy_city_percent: np.ndarray  # (154, 8)
+    policy_building_yields: np.ndarray  # (154, 148, 8) added per building owned
+    policy_building_percent: np.ndarray  # (154, 148, 8) percent per building owned
+    policy_production: np.ndarray  # (154, 185) production percent toward each buildable
+    policy_tile_bonus: np.ndarray  # (154, C, 7)
+    policy_empire_mods: np.ndarray  # (154, len(MODIFIERS))
+    policy_grants: np.ndarray  # (154, len(GRANTS)) on adoption
+    policy_free_buildings: np.ndarray  # (154, 148) bool given on adoption ...
+    policy_free_cities: np.ndarray  # (154,) int32 ... in the first this-many city slots
+    policy_pop_yields: np.ndarray  # (154, 8) in each city of at least ``policy_pop_min`` citizens
+    policy_pop_min: np.ndarray  # (154,) float32
+    policy_connected_yields: np.ndarray  # (154, 8) in each city connected to the capital
+    tenet_names: tuple[str, ...]  # 91
+    tenet_kind: np.ndarray  # (91,) int32 index into TENET_KINDS
 
     @property
     def n_techs(self) -> int:
@@ -270,6 +284,9 @@ class Tables:
 
     def resource(self, name: str) -> int:
         return self.resource_names.index(name)
+
+    def tenet(self, name: str) -> int:
+        return self.tenet_names.index(name)
 
     def policy(self, name: str) -> int:
         return self.policy_names.index(name)
@@ -398,10 +415,15 @@ def _building_tables(
 
 
 def _policy_tables(
-    pdoc: dict[str, Any], era_names: list[str], bdoc: dict[str, Any], n_units: int
+    pdoc: dict[str, Any],
+    tdoc: dict[str, Any],
+    era_names: list[str],
+    bdoc: dict[str, Any],
+    techs: list,
+    n_units: int,
 ) -> dict[str, Any]:
-    """Policies -> tree structure (prerequisite matrix, era gates) and effect rows (policies, then
-    the tree finishers), in the same columns as the buildings' rows."""
+    """Policies -> tree structure (prerequisite matrix, era gates); policies, tree finishers and
+    tenets -> civic effect rows, in the same columns as the buildings' rows."""
     pols = pdoc["policies"]
     trees = tuple(t["name"] for t in pdoc["trees"])
     tree_era = {t["name"]: era_names.index(t["era"]) for t in pdoc["trees"]}
@@ -411,11 +433,15 @@ def _policy_tables(
         for r in p["prerequisites"]:
             req[p["id"], pix[r]] = True
     tree = np.array([trees.index(p["tree"]) for p in pols], np.int32)
+    tenets = tdoc["tenets"]
     effects = [p["effects"] for p in pols] + [t["finisher"] for t in pdoc["trees"]]
+    effects += [t.get("effects", {}) for t in tenets]
+    tech_era = {t["name"]: era_names.index(t["era"]) for t in techs}
     bld = bdoc["buildings"]
     n_b = len(bld)
     bix = {b["name"]: b["id"] for b in bld}
     kinds = {b["name"]: b["kind"] for b in bld}
+    b_era = {b["name"]: tech_era.get(b.get("tech", ""), -1) for b in bld}
     classes = tile_classes()
     rows = len(effects)
     y8 = N_BUILDING_YIELDS
@@ -439,11 +465,18 @@ def _policy_tables(
     grants = np.zeros((rows, len(GRANTS)), np.float32)
     free = np.zeros((rows, n_b), bool)
     free_cities = np.zeros(rows, np.int32)
+    pop_yields = np.zeros((rows, y8), np.float32)
+    pop_min = np.zeros(rows, np.float32)
+    connected = np.zeros((rows, y8), np.float32)
 
     def targets(entry: dict[str, Any]) -> list[int]:
         named = [bix[n] for n in entry.get("buildings", ())]
         for k in entry.get("kinds", ()):
             named += [bix[n] for n in bix if k == "all" or kinds[n] == k]
+        if "eras" in entry:
+            eras = [era_names.index(e) for e in entry["eras"]]
+            in_era = [b for b in named if b_era[bld[b]["name"]] in eras]
+            named = [b for b in in_era if bld[b].get("production_buildable", True)]
         return named
 
     for i, e in enumerate(effects):
@@ -468,6 +501,10 @@ def _policy_tables(
             people[adopt["great_person"]] = 1
         for kind, n in people.items():
             grants[i, GRANTS.index(f"great_person_{kind}")] = n
+        if "pop_yields" in e:
+            pop_yields[i] = e["pop_yields"]["yields"]
+            pop_min[i] = e["pop_yields"]["min_pop"]
+        connected[i] = e.get("connected_city_yields", [0] * y8)
         if "free_buildings" in e:
             free[i, [bix[n] for n in e["free_buildings"]["buildings"]]] = True
             free_cities[i] = e["free_buildings"]["cities"]
@@ -493,6 +530,11 @@ def _policy_tables(
         "policy_grants": grants,
         "policy_free_buildings": free,
         "policy_free_cities": free_cities,
+        "policy_pop_yields": pop_yields,
+        "policy_pop_min": pop_min,
+        "policy_connected_yields": connected,
+        "tenet_names": tuple(t["name"] for t in tenets),
+        "tenet_kind": np.array([TENET_KINDS.index(t["kind"]) for t in tenets], np.int32),
     }
 
 
@@ -600,7 +642,7 @@ def load_tables() -> Tables:
 
     pdoc = _load("policies")
     bt = _building_tables(_load("buildings"), tix, rix, pdoc)
-    pt = _policy_tables(pdoc, era_names, _load("buildings"), len(units))
+    pt = _policy_tables(pdoc, _load("tenets"), era_names, _load("buildings"), techs, len(units))
     f32 = np.float32
     return Tables(
         rules=rules,

@@ -13,7 +13,7 @@ import numpy as np
 
 from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors, work_area
 from hexarena.games.terranova.state import MAX_UNITS, N_PLAYERS, GameState
-from hexarena.games.terranova.tables import EXTRA_TILE_CLASSES, load_tables
+from hexarena.games.terranova.tables import EXTRA_TILE_CLASSES, IMPROVEMENT_TILE_CLASSES, load_tables
 
 IMPASSABLE = 99.0
 NEG = -jnp.inf
@@ -172,5 +172,29 @@ def tile_class_map(state: GameState, techs: jax.Array) -> jax.Array:
         "tundra": (lay.terrain == 4) & ~water,
         "desert_dry": (lay.terrain == 3) & (feat != fid["floodplains"]) & ~water,
         "bare_ocean": water & ~lay.lake & (lay.resource == 0) & (state.tiles.improvement == 0),
+        "desert": (lay.terrain == 3) & ~water,
+        "forest": feat == fid["forest"],
+        "natural_wonder": lay.natural_wonder > 0,
     }
+    for name in IMPROVEMENT_TILE_CLASSES:
+        extra[name] = state.tiles.improvement == tb.improvement_names.index(name)
     return jnp.concatenate([is_res, jnp.stack([extra[k] for k in EXTRA_TILE_CLASSES], axis=1)], axis=1)
+
+
+def connected_to_capital(state: GameState, p: jax.Array) -> jax.Array:
+    """(10,) cities of ``p`` joined to its capital by roads (city tiles count as road)."""
+    tb = load_tables()
+    c, t = state.cities, state.tiles
+    cities_at = (
+        jnp.zeros(t.road.shape[0] + 1, bool).at[jnp.where(c.exists[p], c.pos[p], t.road.shape[0])].set(True)
+    )
+    network = t.road | cities_at[:-1]
+    capital = jnp.where(c.exists[p] & c.capital[p], c.pos[p], t.road.shape[0])
+    reached = jnp.zeros(t.road.shape[0] + 1, bool).at[capital].set(True)[:-1]
+    nb = neighbor_table()
+
+    def spread(_: int, r: jax.Array) -> jax.Array:
+        return r | (network & jnp.where(nb >= 0, r[jnp.maximum(nb, 0)], False).any(1))
+
+    reached = jax.lax.fori_loop(0, tb.rules["connection_search_steps"], spread, reached)
+    return c.exists[p] & ~c.capital[p] & reached[jnp.maximum(c.pos[p], 0)]
