@@ -73,16 +73,24 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 
 def _player_entry(spec: str, llm: dict[str, str | None] | None) -> dict[str, Any]:
-    """A config entry for one ``--players`` item: a type, or ``llm:MODEL[@BASE_URL]``.
+    """A config entry for one ``--players`` item: a type, ``policy:PATH`` (a trained policy file)
+    or ``llm:MODEL[@BASE_URL]``.
 
     ``llm`` holds ``--model``, ``--base-url`` and ``--api-key-env``; the key goes into the config
     as a ``${VAR}`` reference, so it is read from the environment and never recorded.
     """
     llm = llm or {}
     kind, _, rest = spec.partition(":")
+    if kind == "policy":
+        if not rest:
+            raise ConfigError(f"--players: {spec!r} needs a file: policy:PATH")
+        return {"type": spec}
     if kind != "llm":
         if rest:
-            raise ConfigError(f"--players: only llm takes a model ('llm:MODEL@BASE_URL'), got {spec!r}")
+            raise ConfigError(
+                "--players: only llm and policy take a value "
+                f"('llm:MODEL@BASE_URL', 'policy:PATH'), got {spec!r}"
+            )
         return {"type": spec}
     model, _, base_url = rest.partition("@")
     model, base_url = model or llm.get("model"), base_url or llm.get("base_url")

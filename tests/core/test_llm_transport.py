@@ -256,7 +256,7 @@ def test_cli_quick_llm_match_shows_tokens_latency_and_cost(tmp_path):
 def test_cli_llm_options_are_checked(tmp_path):
     for args, expected in [
         (["hex", "--players", "llm,random"], "needs a model: llm:MODEL, llm:MODEL@BASE_URL or --model MODEL"),
-        (["hex", "--players", "random:x,random"], "only llm takes a model"),
+        (["hex", "--players", "random:x,random"], "only llm and policy take a value"),
         ([write_config(tmp_path, config("http://x/v1", tmp_path)), "--model", "m"], "apply to a game name"),
     ]:
         code, out, _ = hexarena("play", *args, "--out", str(tmp_path / "r"))

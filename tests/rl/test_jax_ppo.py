@@ -1,6 +1,7 @@
 """Smoke test of the JAX PPO baseline: updates run, the loss is finite, the saved policy plays a
 full game through the manager (``policy:PATH``) and bad policy files are refused clearly."""
 
+import json
 import math
 
 import jax
@@ -61,3 +62,30 @@ def test_bad_policy_files_are_refused(tmp_path):
     (tmp_path / "p.txt").write_text("x")
     with pytest.raises(ConfigError, match=r"expected a \.npz"):
         PolicyPlayer(tmp_path / "p.txt")
+
+
+def test_a_saved_policy_enters_a_match_from_the_command_line(trained, tmp_path):
+    """``hexarena play GAME --players policy:PATH,...``, as a user would enter a trained policy."""
+    from typer.testing import CliRunner
+
+    from hexarena.cli import app
+
+    path = trained[0]
+    args = [
+        "play",
+        "cityofgold",
+        "--players",
+        f"policy:{path},random",
+        "-p",
+        "players=2",
+        "-p",
+        "max_turns=12",
+    ]
+    run = CliRunner().invoke(app, [*args, "--seed", "4", "--out", str(tmp_path / "cli"), "--quiet"])
+    assert run.exit_code == 0, run.output
+    result = json.loads((tmp_path / "cli" / "result.json").read_text())
+    assert result["players"][0]["name"] == "policy:policy.npz" and result["invalid"]["red"] == 0
+    missing = CliRunner().invoke(
+        app, ["play", "cityofgold", "--players", "policy:,random", "-p", "players=2"]
+    )
+    assert missing.exit_code != 0 and "needs a file: policy:PATH" in str(missing.exception)
