@@ -11,6 +11,8 @@ effects are rows of the policy tables that ``effects`` reads every turn.
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 
@@ -21,13 +23,18 @@ from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.world import const, masked_argmax, top_era
 
 
+def adoptable(have: Any, era: Any, xp: Any = jnp) -> Any:
+    """(54,) the policies a player holding ``have`` (54,) in era ``era`` may adopt: not yet held,
+    every prerequisite held, the tree open in this era. ``xp`` is ``jnp`` in the step and ``np``
+    where numbers are wanted without a JAX call (the recorder's frames)."""
+    tb = load_tables()
+    prereq_ok = xp.all(~xp.asarray(tb.policy_req) | have, axis=1)
+    return ~have & prereq_ok & (xp.asarray(tb.policy_era) <= era)
+
+
 def policy_mask(state: GameState, p: jax.Array) -> jax.Array:
     """(54,) policies ``p`` may adopt now."""
-    tb = load_tables()
-    have = state.players.policies[p]
-    prereq_ok = jnp.all(~const(tb.policy_req) | have, axis=1)
-    era_ok = const(tb.policy_era) <= top_era(state.players.techs[p])
-    return ~have & prereq_ok & era_ok
+    return adoptable(state.players.policies[p], top_era(state.players.techs[p]))
 
 
 def next_policy_cost(state: GameState, p: jax.Array) -> jax.Array:

@@ -42,6 +42,7 @@ import numpy as np
 
 from hexarena.core.frames import FrameEncoder, decode_frames, fog_runs, header
 from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors
+from hexarena.games.terranova.policies import adoptable
 from hexarena.games.terranova.policy_text import finisher_effects, policy_effects, tree_eras
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
@@ -136,12 +137,12 @@ def policy_trees() -> list[dict[str, Any]]:
 
 
 def _policies(s: GameState, tb: Any) -> dict[str, Any]:
-    """Per player: adopted and adoptable policy ids (as ``policies.policy_mask``, in numpy)."""
+    """Per player: adopted and adoptable policy ids (the step's rule, evaluated in numpy)."""
     have = np.asarray(s.players.policies, bool)
     era = np.max(np.where(np.asarray(s.players.techs, bool), tb.tech_era, 0), axis=-1)
     out = {}
     for p, role in enumerate(ROLES):
-        legal = ~have[p] & np.all(~tb.policy_req | have[p], axis=1) & (tb.policy_era <= era[p])
+        legal = adoptable(have[p], era[p], np)
         out[role] = {
             "adopted": [int(i) for i in np.flatnonzero(have[p])],
             "adoptable": [int(i) for i in np.flatnonzero(legal)],
