@@ -15,11 +15,12 @@ cores drive a game's mutable engine in place and build a contract state only whe
 from __future__ import annotations
 
 import functools
+import importlib.util
 from typing import Any
 
 import numpy as np
 
-from hexarena.core.contract import GameState, Move, new_setup
+from hexarena.core.contract import GameState, Move, Outcome, new_setup
 from hexarena.core.errors import IllegalMoveError
 from hexarena.core.registry import game_class, make
 
@@ -47,6 +48,10 @@ class StateCore:
                 mask[self.state.move_to_action(move)] = 1
         return mask
 
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions of the role to move, increasing (what a random opponent draws from)."""
+        return np.flatnonzero(self.mask())
+
     def observation(self, role: str) -> np.ndarray:
         return np.asarray(self.state.observation_array(role))
 
@@ -69,6 +74,13 @@ class StateCore:
 
     def snapshot(self) -> GameState:
         return self.state
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on)."""
+        return self.snapshot().validate_game()
+
+    def rounds_played(self) -> int:
+        return self.snapshot().rounds_played()
 
     def progress(self, role: str) -> float:
         """The shaped reward's potential (see :data:`PROGRESS`); 0 for games without one."""
@@ -208,7 +220,76 @@ class CityOfGoldCore(_EngineCore):
         return None
 
     def progress(self, role: str) -> float:
-        return hexes_to_go(self.g, self.roles.index(role))
+        return hexes_to_go(self.g.course, self.g.pawns[self.roles.index(role)])
+
+
+class CityOfGoldNumbaCore(CityOfGoldCore):
+    """City of Gold on the CPU engine's one-game kernels (:class:`~hexarena.games.cityofgold.fast.
+    numba_single.SingleGame`, the same game from the same seed). The scalar engine stays behind
+    as the reference: it replays the actions it missed only when a contract state or a
+    rejection message is asked for (bots, rendering, an illegal action)."""
+
+    def _engine_of(self, state: GameState) -> Any:
+        from hexarena.games.cityofgold.fast.numba_single import SingleGame
+
+        g = super()._engine_of(state)
+        self.fast = SingleGame(g.course, self._setup.seed, g.n_players, g.max_turns)
+        self._behind: list[int] = []  # actions the scalar game has not replayed yet
+        self._seats = {role: seat for seat, role in enumerate(self.roles)}
+        return g
+
+    def _synced(self) -> Any:
+        """The scalar game, caught up."""
+        for action in self._behind:
+            self._engine.step(self.g, action, validate=False)
+        self._behind.clear()
+        return self.g
+
+    def _environment(self) -> Any:
+        self._synced()
+        return super()._environment()
+
+    def to_move(self) -> str:
+        seat = self.fast.player
+        return self.roles[seat if seat >= 0 else self._synced().player]
+
+    def over(self) -> bool:
+        return self.fast.done
+
+    def mask(self) -> np.ndarray:
+        return self.fast.mask()
+
+    def legal_actions(self) -> np.ndarray:
+        return self.fast.legal()
+
+    def observation(self, role: str) -> np.ndarray:
+        return self.fast.observation(self._seats[role])
+
+    def play(self, action: int) -> str | None:
+        action = int(action)
+        if not self.fast.is_legal(action):
+            return self._engine.why_illegal(self._synced(), action)
+        self.fast.play(action)
+        self._behind.append(action)
+        self._snap = None
+        return None
+
+    def outcome(self) -> Outcome | None:
+        from hexarena.games.cityofgold.state import game_outcome
+
+        if not self.fast.done:
+            return None
+        n = len(self.roles)
+        rewards = [float(r) for r in self.fast.field("rewards")[:n]]
+        truncated = bool(self.fast.field("truncated"))
+        winners = [] if truncated else [p for p in range(n) if rewards[p] == max(rewards)]
+        return game_outcome(truncated, self.g.max_turns, winners, rewards)
+
+    def rounds_played(self) -> int:
+        return int(self.fast.field("turn")) // len(self.roles)
+
+    def progress(self, role: str) -> float:
+        return hexes_to_go(self.g.course, self.fast.field("pawns")[self._seats[role]].tolist())
 
 
 class SmallWorldCore(_EngineCore):
@@ -265,16 +346,18 @@ def _flattener(dtype: np.dtype) -> RecordFlattener:
     return RecordFlattener(dtype)
 
 
-def hexes_to_go(g: Any, seat: int) -> float:
-    """Minus the hexes ``seat``'s pawns have left to El Dorado, summed (arrived pawns: 0)."""
+def hexes_to_go(course: Any, pawns: list[int]) -> float:
+    """Minus the hexes a seat's ``pawns`` (cells; -1: arrived) have left to El Dorado, summed."""
     from hexarena.games.cityofgold.board import finish_distances
 
-    away = finish_distances(g.course)
-    return -float(sum(away[c] for c in g.pawns[seat] if c >= 0))
+    away = finish_distances(course)
+    return -float(sum(away[c] for c in pawns if c >= 0))
 
 
 PROGRESS = {
-    "cityofgold": lambda state, role: hexes_to_go(state.game, state.all_roles().index(role)),
+    "cityofgold": lambda state, role: hexes_to_go(
+        state.game.course, state.game.pawns[state.all_roles().index(role)]
+    ),
     "smallworld": lambda state, role: state.get_scores()[role],
 }
 """The potential of the shaped reward per game: City of Gold, minus the hexes left to El Dorado;
@@ -284,5 +367,15 @@ FAST_CORES: dict[str, type[StateCore]] = {"cityofgold": CityOfGoldCore, "smallwo
 
 
 def new_core(game: str, seed: int, params: dict[str, Any], fast: bool = True) -> StateCore:
-    """The fastest core for ``game`` (the generic one without a fast core, or if not ``fast``)."""
-    return (FAST_CORES.get(game, StateCore) if fast else StateCore)(game, seed, params)
+    """The fastest core for ``game`` (the generic one without a fast core, or if not ``fast``):
+    City of Gold on the CPU engine where numba is installed and the variant has no caves."""
+    if not fast:
+        return StateCore(game, seed, params)
+    if game == "cityofgold" and not params.get("caves") and _has_numba():
+        return CityOfGoldNumbaCore(game, seed, params)
+    return FAST_CORES.get(game, StateCore)(game, seed, params)
+
+
+@functools.cache
+def _has_numba() -> bool:
+    return importlib.util.find_spec("numba") is not None
