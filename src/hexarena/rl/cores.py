@@ -127,32 +127,12 @@ class RecordFlattener:
     field but the masks, in field order) become a few contiguous byte runs copied by slice."""
 
     def __init__(self, dtype: np.dtype) -> None:
-        runs: list[list[Any]] = []  # [dst, src byte offset, count, element dtype]
-        size = 0
+        from hexarena.games.cityofgold.observe import flatten_runs
 
-        def walk(dt: np.dtype, bases: list[int]) -> None:
-            """As ``flatten`` walks: field by field, each over every element of the parent."""
-            nonlocal size
-            for name in dt.names:
-                if name == "action_mask":
-                    continue
-                sub, off = dt.fields[name][:2]
-                base, count = sub.base, int(np.prod(sub.shape, dtype=np.int64))
-                if base.names:
-                    walk(base, [b + off + k * base.itemsize for b in bases for k in range(count)])
-                    continue
-                for b in bases:
-                    last = runs[-1] if runs else None
-                    if last and last[3] == base and last[1] + last[2] * base.itemsize == b + off:
-                        last[2] += count
-                    else:
-                        runs.append([size, b + off, count, base])
-                    size += count
-
-        walk(dtype, [0])
-        self.size = size
+        runs = flatten_runs(dtype)
+        self.size = runs[-1][0] + runs[-1][2]
         big = [r for r in runs if r[2] >= 256 or r[3].itemsize != 1]  # the map layers; floats
-        self.slices = [(d, o, c, t) for d, o, c, t in big]
+        self.slices = big
         small = [r for r in runs if r not in big]
         self.gathers = []  # one gather per one-byte dtype for the small fields
         for dt in {r[3] for r in small}:

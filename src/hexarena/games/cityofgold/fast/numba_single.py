@@ -33,7 +33,7 @@ from hexarena.games.cityofgold.fast.numba_engine import CFG_DTYPE, O_FLAT, STATE
 from hexarena.games.cityofgold.fast.numba_engine import new_game as start_game
 from hexarena.games.cityofgold.fast.numba_obs import FRESH, MOVER, VIEWER, write_obs
 from hexarena.games.cityofgold.fast.numba_vec import ROW_DTYPE, SEL_DTYPE, _voidptr, tables
-from hexarena.games.cityofgold.observe import OBS_DTYPE, SHARED_DTYPE
+from hexarena.games.cityofgold.observe import OBS_DTYPE, SHARED_DTYPE, flatten_runs
 
 # Slots of the address vector.
 A_STATE, A_BOARD, A_ROW, A_SEL, A_SCRATCH, A_SCRATCH_ROW, A_SCRATCH_SEL, A_CFG, A_TABLES = range(9)
@@ -128,7 +128,7 @@ def _bits_float(typingctx, bits):
 
 
 U8, I8, F32, I32 = range(4)
-"""Element kinds of a :func:`flatten_runs` row."""
+"""Element kinds of a :func:`run_table` row."""
 ROW_BYTES = OBS_DTYPE.itemsize
 assert OBS_DTYPE.names[0] == "shared" and SHARED_DTYPE.names[0] == "map"  # the vector starts with the map
 
@@ -136,7 +136,7 @@ assert OBS_DTYPE.names[0] == "shared" and SHARED_DTYPE.names[0] == "map"  # the 
 @nb.njit(cache=True, error_model="numpy")
 def flatten_row(raw, out, runs) -> None:
     """``out`` := the leaves of the record in ``raw`` (uint8 bytes) as float32, per run
-    ``(dst, src byte offset, count, kind)`` of :func:`flatten_runs`."""
+    ``(dst, src byte offset, count, kind)`` of :func:`run_table`."""
     for r in range(runs.shape[0]):
         dst, src, count, kind = runs[r, 0], runs[r, 1], runs[r, 2], runs[r, 3]
         if kind == U8:
@@ -156,48 +156,16 @@ def flatten_row(raw, out, runs) -> None:
                     out[dst + k] = np.int32(bits)
 
 
-def flatten_runs(dtype: np.dtype, skip: tuple[str, ...] = ()) -> np.ndarray:
-    """The runs of :func:`flatten_row` for records of ``dtype``: every leaf field but the masks
-    and the fields named in ``skip``, at their places in :func:`..observe.flatten`'s vector
-    (field by field, each over the elements of its parent), adjacent runs of one kind merged.
-    int64 [n, 4]."""
+def run_table(dtype: np.dtype, skip: tuple[str, ...] = ()) -> np.ndarray:
+    """:func:`..observe.flatten_runs` as the int64 [n, 4] table of :func:`flatten_row`."""
     kinds = {np.dtype(np.uint8): U8, np.dtype(np.bool_): U8, np.dtype(np.int8): I8}
     kinds |= {np.dtype("<f4"): F32, np.dtype("<i4"): I32}
-    runs: list[list[int]] = []
-    size = 0
-
-    def walk(dt: np.dtype, bases: list[int]) -> None:
-        nonlocal size
-        for name in dt.names:
-            if name == "action_mask":
-                continue
-            sub, off = dt.fields[name][:2]
-            base, count = sub.base, int(np.prod(sub.shape, dtype=np.int64))
-            if base.names:
-                walk(base, [b + off + k * base.itemsize for b in bases for k in range(count)])
-                continue
-            kind = kinds[base]
-            for b in bases:
-                last = runs[-1] if runs else None
-                if name in skip:
-                    pass
-                elif (
-                    last
-                    and last[3] == kind
-                    and last[0] + last[2] == size
-                    and last[1] + last[2] * base.itemsize == b + off
-                ):
-                    last[2] += count
-                else:
-                    runs.append([size, b + off, count, kind])
-                size += count
-
-    walk(dtype, [0])
+    runs = [(dst, src, count, kinds[dt]) for dst, src, count, dt in flatten_runs(dtype, skip)]
     return np.array(runs, np.int64).reshape(-1, 4)
 
 
-FULL_RUNS = flatten_runs(OBS_DTYPE)
-LIVE_RUNS = flatten_runs(OBS_DTYPE, skip=("map", "blockade_map"))
+FULL_RUNS = run_table(OBS_DTYPE)
+LIVE_RUNS = run_table(OBS_DTYPE, skip=("map", "blockade_map"))
 """Every field's runs; those of the fields that change within a game (the map's occupancy
 channel aside)."""
 SIZE = int(FULL_RUNS[-1, 0] + FULL_RUNS[-1, 2])
