@@ -5,6 +5,9 @@ observations, masks, rewards and outcomes of the scalar one (:class:`~hexarena.r
 CityOfGoldCore`, the reference), through the core and through the Gymnasium env.
 """
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -107,3 +110,21 @@ def test_gym_env_on_numba_equals_the_scalar_env(monkeypatch, opponents, max_roun
                 assert np.array_equal(a["observation"], b["observation"])
                 break
         assert fast.state.environment_to_json() == ref.state.environment_to_json()
+
+
+def test_a_copied_or_pickled_game_plays_on_its_own_arrays():
+    """The kernels reach the game through raw addresses: a copy must bind its own arrays."""
+    core = new_core("cityofgold", 3, {"n_players": 2, "n_pieces": 1})
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        core.play(int(rng.choice(core.legal_actions())))
+    game = core.fast
+    twins = [copy.deepcopy(game), pickle.loads(pickle.dumps(game))]
+    for _ in range(60):
+        action = int(rng.choice(game.legal()))
+        game.play(action)
+        for twin in twins:
+            twin.play(action)
+            assert np.array_equal(twin.observation(twin.player), game.observation(game.player))
+            assert np.array_equal(twin.mask(), game.mask()) and twin.state is not game.state
+    assert all(np.array_equal(twin.state, game.state) for twin in twins)

@@ -188,19 +188,21 @@ class SingleGame:
         self.scratch = np.zeros(1, STATE_DTYPE)
         self.cfg = np.zeros(1, CFG_DTYPE)
         self.cfg[0] = (n_players, 2 if n_players == 2 else 1, max_turns, 0, 0, 1)
-        self._tables = tables()
-        arrays = (
-            self.state,
-            self.board,
-            self.rows[:1],
-            self.sels[:1],
-            self.scratch,
-            self.rows[1:],
-            self.sels[1:],
-        )
-        self._mirror = np.zeros(SIZE, np.float32)  # the flattened observation of row 0
+        self.mirror = np.zeros(SIZE, np.float32)  # the flattened observation of row 0
+        self._bind()
+        self.player = _kernels()["start"](self._address, np.uint64(self.board[0]["play_seed"]))
+        if self.player == -2:
+            raise RuntimeError("stale numba cache of cityofgold.fast: delete its __pycache__")
+        flatten_row(self._raw[0], self.mirror, FULL_RUNS)
+
+    _OWN = ("state", "board", "rows", "sels", "scratch", "cfg", "mirror", "player")
+
+    def _bind(self) -> None:
+        """The address vector of the kernels, the views and the compiled entry points."""
+        arrays = (self.state, self.board, self.rows[:1], self.sels[:1], self.scratch, self.rows[1:])
+        arrays += (self.sels[1:], self.cfg, tables(), self.mirror, LIVE_RUNS)
         self._addresses = np.zeros(A_CHECK + 1, np.uint64)
-        for slot, arr in enumerate((*arrays, self.cfg, self._tables, self._mirror, LIVE_RUNS)):
+        for slot, arr in enumerate(arrays):
             self._addresses[slot] = arr.ctypes.data
         self._addresses[A_N_RUNS], self._addresses[A_CHECK] = len(LIVE_RUNS), LAYOUT_CHECK
         self._address = int(self._addresses.ctypes.data)
@@ -213,10 +215,14 @@ class SingleGame:
             kernels["observe_as"],
             kernels["refresh"],
         )
-        self.player = kernels["start"](self._address, np.uint64(self.board[0]["play_seed"]))
-        if self.player == -2:
-            raise RuntimeError("stale numba cache of cityofgold.fast: delete its __pycache__")
-        flatten_row(self._raw[0], self._mirror, FULL_RUNS)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The game's own arrays: a copy or an unpickled game binds its own addresses."""
+        return {name: getattr(self, name) for name in self._OWN}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind()
 
     @property
     def done(self) -> bool:
@@ -242,7 +248,7 @@ class SingleGame:
         """``flatten`` of ``seat``'s observation record (float32, a new array)."""
         if seat == self.player:
             self._refresh(self._address)
-            return self._mirror.copy()
+            return self.mirror.copy()
         self._observe_as(self._address, seat)
         out = np.empty(SIZE, np.float32)
         flatten_row(self._raw[1], out, FULL_RUNS)
