@@ -3,11 +3,19 @@
 The generic :class:`StateCore` walks the immutable contract (:class:`~hexarena.core.contract.GameState`):
 every move builds a new state, which is what a referee wants and what RL does not need. The fast
 cores drive a game's mutable engine in place and build a contract state only when asked
-(:meth:`snapshot`: for opponents that read a view, for the outcome, for rendering):
+(:meth:`snapshot`: for opponents that read a view, for rendering, for an outcome the engine
+cannot tell by itself):
 
-* :class:`CityOfGoldCore`: the scalar engine (:mod:`hexarena.games.cityofgold.engine`);
+* :class:`CityOfGoldNumbaCore`: the numba CPU engine, one game (:mod:`hexarena.games.cityofgold.
+  fast.numba_single`), the default where numba is installed; :class:`CityOfGoldCore`: the scalar
+  engine (:mod:`hexarena.games.cityofgold.engine`), the reference it is tested against, used
+  without numba and for the caves variant;
 * :class:`SmallWorldCore`: :class:`~hexarena.games.smallworld.engine.SmallWorldGame`, its legal
-  actions read once per position and indexed in one pass.
+  actions read once per position and indexed in one pass, its observation written straight from
+  the engine state.
+
+``legal_actions()`` (what a random opponent draws from), ``outcome()`` and ``rounds_played()``
+are read from the fast engine without building a contract state.
 
 ``progress(role)`` is the potential of the opt-in shaped reward (see :mod:`.rewards`).
 """
