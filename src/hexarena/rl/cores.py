@@ -218,9 +218,11 @@ class CityOfGoldNumbaCore(CityOfGoldCore):
     rejection message is asked for (bots, rendering, an illegal action)."""
 
     def _engine_of(self, state: GameState) -> Any:
+        from hexarena.games.cityofgold import engine
         from hexarena.games.cityofgold.fast.numba_single import SingleGame
 
-        g = super()._engine_of(state)
+        self._engine = engine
+        g = state.game.copy()
         self.fast = SingleGame(g.course, self._setup.seed, g.n_players, g.max_turns)
         self._behind: list[int] = []  # actions the scalar game has not replayed yet
         self._seats = {role: seat for seat, role in enumerate(self.roles)}
