@@ -71,19 +71,32 @@ def check_invariants(s, obs) -> None:
     assert (ym[vis > 0] >= 0).all() and (ym[vis == 0] == -1).all()
 
 
+def check_tenets(before, after, p: int, tenet) -> None:
+    """Executed tenets: nobody held them, of the stage the player had reached (a pantheon; a founder
+    and two followers, with a pantheon; an enhancer, having founded; a reformation tenet, having
+    enhanced), with the faith for it."""
+    tb = load_tables()
+    kind, held = tb.tenet_kind, before.players.tenets
+    picks = [int(t) for t in tenet if t >= 0]
+    assert len(set(picks)) == len(picks) and not held[:, picks].any()
+    assert (tenet[1:] == -1).all() or (kind[tenet[0]] == 1 and (kind[tenet[1:]] == 2).all())
+    if picks:
+        k = kind[picks[0]]
+        assert held[p, kind == k - 1].any() if k > 0 else True, "a stage taken before the one below it"
+        assert not held[p, kind == k].any(), "a stage taken twice"
+        need = {0: float(pantheon_cost(before)), 1: 134.0, 3: 201.0 * 0.75, 4: 0.0}[k]  # 0.75: Messiah
+        assert before.players.faith[p] >= need - 1e-3
+        assert after.done or after.players.tenets[p, picks].all()
+
+
 def check_executed(before, after, ex) -> None:
     """Every executed action was legal in the state it was taken in."""
     tb = load_tables()
     p = int(before.player)
     known = before.players.techs[p]
     trade, policy, tenet, tech, (ucat, utgt), (worked, built) = ex
-    assert (tenet[1:] == -1).all() and (trade[0] == -1).all()
-    if tenet[0] >= 0:  # a pantheon belief nobody held, by a player without one, with the faith for it
-        t = int(tenet[0])
-        assert tb.tenet_kind[t] == 0 and not before.players.tenets[:, t].any()
-        assert not before.players.tenets[p, tb.tenet_kind == 0].any()
-        assert before.players.faith[p] >= float(pantheon_cost(before)) - 1e-3
-        assert after.done or after.players.tenets[p, t]
+    assert (trade[0] == -1).all()
+    check_tenets(before, after, p, tenet)
     era = tb.tech_era[known].max()
     adopted = before.players.policies[p]
     for pol, owned in ((policy[0], adopted), (policy[1], adopted | (np.arange(54) == policy[0]))):
