@@ -84,7 +84,7 @@ def test_enhancing_needs_the_second_prophet(pantheon, messiah, threshold):
     out, ex = _choose(_faith(founded, threshold), P0, scores)
     assert ex.tolist() == [TB.tenet("dharma"), -1, -1]
     assert float(out.players.faith[0]) == pytest.approx(0.0, abs=1e-4)
-    out2, ex2 = _choose(_faith(out, 1000.0), P0, scores)  # one enhancer; reformation needs the policy
+    _, ex2 = _choose(_faith(out, 1000.0), P0, scores)  # one enhancer; reformation needs the policy
     assert ex2.tolist() == [-1, -1, -1]
 
 
