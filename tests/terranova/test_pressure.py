@@ -16,9 +16,9 @@ from hexarena.games.terranova.pressure import (
     city_state_followers,
     pressure_sent,
     spread_religion,
-    tile_distance,
     trade_route_pressure,
 )
+from hexarena.games.terranova.world import tile_distance
 
 from .religion_helpers import TB, add_city, capital_start, follow, take, tile_at
 

@@ -23,24 +23,11 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova.beliefs import has_founded, holy_city
 from hexarena.games.terranova.effects import city_modifiers
-from hexarena.games.terranova.geometry import COLS, axial
 from hexarena.games.terranova.state import MAX_CITIES, N_PLAYERS, GameState
 from hexarena.games.terranova.tables import load_tables
-from hexarena.games.terranova.world import const
+from hexarena.games.terranova.world import tile_distance
 
 N_CITY_STATES = 12
-
-
-def tile_distance(a: jax.Array, b: jax.Array) -> jax.Array:
-    """Hex distance between tiles ``a`` and ``b`` (broadcasting), the short way round the cylinder."""
-    q, r = (const(x) for x in axial())
-    dq0, dr = q[a] - q[b], r[a] - r[b]
-    best = None
-    for shift in (-COLS, 0, COLS):
-        dq = dq0 + shift
-        d = (jnp.abs(dq) + jnp.abs(dr) + jnp.abs(dq + dr)) // 2
-        best = d if best is None else jnp.minimum(best, d)
-    return best
 
 
 def trade_route_pressure(state: GameState, p: jax.Array) -> tuple[jax.Array, jax.Array]:
