@@ -69,6 +69,25 @@ def check_invariants(s, obs) -> None:
     assert (obs["player_cities"]["yields"] >= 0).all()
     ym = obs["yield_map_players"].reshape(-1, 7)
     assert (ym[vis > 0] >= 0).all() and (ym[vis == 0] == -1).all()
+    check_religion(s, obs)
+
+
+def check_religion(s, obs) -> None:
+    """Each tenet one player's, stages in order; followers and pressure only in live cities, never
+    negative; the observation's religion fields are the player's own."""
+    tb = load_tables()
+    held, rel = s.players.tenets, s.religion
+    assert (held.sum(0) <= 1).all(), "a tenet held twice"
+    per_kind = np.stack([held[:, tb.tenet_kind == k].sum(1) for k in range(5)], 1)  # (6, 5)
+    assert (per_kind <= [1, 1, 2, 1, 1]).all() and ((per_kind[:, 1] == 0) == (per_kind[:, 2] == 0)).all()
+    stages = per_kind[:, [0, 1, 3, 4]] > 0
+    assert (stages[:, 1:] <= stages[:, :-1]).all(), "a religious stage before the one below it"
+    assert (rel.followers >= 0).all() and (rel.pressure >= 0).all() and (rel.cs_pressure >= 0).all()
+    assert not rel.followers[~s.cities.exists].any() and not rel.pressure[:, :, ~s.cities.exists].any()
+    o = int(s.player)
+    info = obs["player_cities"]["religion_info"]
+    assert (info["religious_population"] == rel.followers[o]).all()
+    assert (info["player_perturn_influence_cumulative"] == rel.pressure[o]).all()
 
 
 def check_tenets(before, after, p: int, tenet) -> None:
