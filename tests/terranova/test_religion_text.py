@@ -71,6 +71,7 @@ def test_religion_section_of_the_text_view(game):
     assert "Can choose (31; the 'tenet' order ranks them):" in section  # 11 founders free + 20 followers
     assert "  church property: +1 gold, +1 faith per city following it" in section
     assert "tithe:" not in section  # blue's
+    assert "Followers in city" not in section  # nobody follows a religion yet
     assert "tenet TENET" in text
 
 

@@ -145,5 +145,5 @@ def religion_lines(obs: Any, me: int, names: Sequence[str], limit: int = 12) -> 
     for c in np.flatnonzero(exists):
         parts = [f"{n} follow {names[r]}'s religion" for r, n in enumerate(followers[c]) if n > 0]
         if parts:
-            lines.append(f"City {c} ({pops[c]} citizens): " + ", ".join(parts) + ".")
+            lines.append(f"Followers in city {c} ({pops[c]} citizens): " + ", ".join(parts) + ".")
     return lines
