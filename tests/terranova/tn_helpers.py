@@ -69,6 +69,43 @@ def check_invariants(s, obs) -> None:
     assert (obs["player_cities"]["yields"] >= 0).all()
     ym = obs["yield_map_players"].reshape(-1, 7)
     assert (ym[vis > 0] >= 0).all() and (ym[vis == 0] == -1).all()
+    check_religion(s, obs)
+
+
+def check_religion(s, obs) -> None:
+    """Each tenet one player's, stages in order; followers and pressure only in live cities, never
+    negative; the observation's religion fields are the player's own."""
+    tb = load_tables()
+    held, rel = s.players.tenets, s.religion
+    assert (held.sum(0) <= 1).all(), "a tenet held twice"
+    per_kind = np.stack([held[:, tb.tenet_kind == k].sum(1) for k in range(5)], 1)  # (6, 5)
+    assert (per_kind <= [1, 1, 2, 1, 1]).all() and ((per_kind[:, 1] == 0) == (per_kind[:, 2] == 0)).all()
+    stages = per_kind[:, [0, 1, 3, 4]] > 0
+    assert (stages[:, 1:] <= stages[:, :-1]).all(), "a religious stage before the one below it"
+    assert (rel.followers >= 0).all() and (rel.pressure >= 0).all() and (rel.cs_pressure >= 0).all()
+    assert not rel.followers[~s.cities.exists].any() and not rel.pressure[:, :, ~s.cities.exists].any()
+    o = int(s.player)
+    info = obs["player_cities"]["religion_info"]
+    assert (info["religious_population"] == rel.followers[o]).all()
+    assert (info["player_perturn_influence_cumulative"] == rel.pressure[o]).all()
+
+
+def check_tenets(before, after, p: int, tenet) -> None:
+    """Executed tenets: nobody held them, of the stage the player had reached (a pantheon; a founder
+    and two followers, with a pantheon; an enhancer, having founded; a reformation tenet, having
+    enhanced), with the faith for it."""
+    tb = load_tables()
+    kind, held = tb.tenet_kind, before.players.tenets
+    picks = [int(t) for t in tenet if t >= 0]
+    assert len(set(picks)) == len(picks) and not held[:, picks].any()
+    assert (tenet[1:] == -1).all() or (kind[tenet[0]] == 1 and (kind[tenet[1:]] == 2).all())
+    if picks:
+        k = kind[picks[0]]
+        assert held[p, kind == k - 1].any() if k > 0 else True, "a stage taken before the one below it"
+        assert not held[p, kind == k].any(), "a stage taken twice"
+        need = {0: float(pantheon_cost(before)), 1: 134.0, 3: 201.0 * 0.75, 4: 0.0}[k]  # 0.75: Messiah
+        assert before.players.faith[p] >= need - 1e-3
+        assert after.done or after.players.tenets[p, picks].all()
 
 
 def check_executed(before, after, ex) -> None:
@@ -77,13 +114,8 @@ def check_executed(before, after, ex) -> None:
     p = int(before.player)
     known = before.players.techs[p]
     trade, policy, tenet, tech, (ucat, utgt), (worked, built) = ex
-    assert (tenet[1:] == -1).all() and (trade[0] == -1).all()
-    if tenet[0] >= 0:  # a pantheon belief nobody held, by a player without one, with the faith for it
-        t = int(tenet[0])
-        assert tb.tenet_kind[t] == 0 and not before.players.tenets[:, t].any()
-        assert not before.players.tenets[p, tb.tenet_kind == 0].any()
-        assert before.players.faith[p] >= float(pantheon_cost(before)) - 1e-3
-        assert after.done or after.players.tenets[p, t]
+    assert (trade[0] == -1).all()
+    check_tenets(before, after, p, tenet)
     era = tb.tech_era[known].max()
     adopted = before.players.policies[p]
     for pol, owned in ((policy[0], adopted), (policy[1], adopted | (np.arange(54) == policy[0]))):

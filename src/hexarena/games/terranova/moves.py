@@ -4,6 +4,7 @@ The sparse form is a JSON object; every key is optional, and anything left out s
 
     {"tech": ["writing", "pottery"],                      # ranked, names or indices
      "policy": ["tradition"],                             # ranked (the first adoptable wins)
+     "tenet": ["god_king", "tithe"],                      # ranked (taken when faith allows)
      "units": {"0": {"category": "settle"},               # slot -> category (name or index)
                "1": {"category": "move", "target": 1234},   # and target tile (index or [row, col])
                "2": {"categories": ["combat", "move"],      # or ranked categories
@@ -29,7 +30,7 @@ from hexarena.games.terranova.spaces import ACTION_SHAPES, N_CITIZENS, map_shape
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
 
-SPARSE_KEYS = ("tech", "policy", "units", "build", "work")
+SPARSE_KEYS = ("tech", "policy", "tenet", "units", "build", "work")
 
 
 def buildable_names() -> tuple[str, ...]:
@@ -85,6 +86,8 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
         tech[:] = _ranked(move["tech"], tb.tech_names, tb.n_techs, "technology")
     if "policy" in move:
         dense[1][:] = _ranked(move["policy"], tb.policy_names, dense[1].shape[0], "policy")
+    if "tenet" in move:
+        dense[2][:] = _ranked(move["tenet"], tb.tenet_names, dense[2].shape[0], "tenet")
     utype, utarget = dense[4]
     for key, order in dict(move.get("units", {})).items():
         slot = _slot(key, MAX_UNITS, "unit")

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
+from hexarena.games.terranova.beliefs import city_tenets
 from hexarena.games.terranova.cities import resources_owned
 from hexarena.games.terranova.effects import civic_part, policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
@@ -192,7 +193,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     tile_y = player_yields(state, techs)
     classes = tile_class_map(state, techs)
     policy = policy_city_effects(state, o, civic_part("policies"))
-    policy_tiles = (classes @ policy.tile_bonus) * (t.owner == o)[:, None]
+    policy_tiles = (classes @ policy.tile_bonus[0]) * (t.owner == o)[:, None]  # policies: alike in every city
     imp_y = const(load_tables().improvement_yields)[jnp.maximum(tracker.improvement[o], 0).astype(jnp.int32)]
     c = state.cities
     pops = c.pop.sum(1)
@@ -274,25 +275,28 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
 
 
 def _religion_obs(state: GameState, o: jax.Array, classes: jax.Array) -> Obs:
-    """``religion_info`` fields that pantheons feed: the tenets acting in each city of ``o`` (its
-    pantheon, in all its cities until religions spread), the yields they add on the city's buildings
-    and on the tiles of its work area that ``o`` owns. No religion is founded yet, so nobody
-    follows one (``religious_population`` stays 0)."""
-    c = state.cities
+    """``religion_info`` of ``o``'s own cities (no fog: they are its own): followers of each
+    religion, the tenets acting in each city (its majority religion's, else ``o``'s pantheon), the
+    yields those tenets add to the city (buildings, counts, sites, the city itself) and to the tiles
+    of its work area that ``o`` owns, and the pressure its cities have accumulated on each city
+    and city state."""
+    c, rel = state.cities, state.religion
     faith = policy_city_effects(state, o, civic_part("tenets"))
-    own_tiles = (classes @ faith.tile_bonus) * (state.tiles.owner == o)[:, None]  # (H, 7)
     frames = work_frames(jnp.where(c.exists[o], c.pos[o], -1))  # (10, 37)
-    n_tiles = own_tiles.shape[0]
+    here = gather(classes, frames, False).astype(jnp.float32)  # (10, 37, C)
+    mine = gather(state.tiles.owner == o, frames, False)[..., None]
+    on_tiles = jnp.einsum("ftc,fcy->fty", here, faith.tile_bonus) * mine  # (10, 37, 7)
+    n_tiles = classes.shape[0]
     per_city = jnp.zeros((MAX_CITIES, n_tiles + 1, N_YIELDS), jnp.float32)
-    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], jnp.where(frames >= 0, frames, n_tiles)].set(
-        gather(own_tiles, frames, 0.0)
-    )[:, :n_tiles]
+    at = jnp.where(frames >= 0, frames, n_tiles)
+    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], at].set(on_tiles)[:, :n_tiles]
     return {
-        "religious_tenets_per_city": (c.exists[o][:, None] & state.players.tenets[o][None, :]).astype(
-            jnp.int8
-        ),
-        "building_yields": faith.on_buildings,
+        "religious_population": rel.followers[o],
+        "religious_tenets_per_city": city_tenets(state, o).astype(jnp.int8),
+        "building_yields": faith.flat,
         "additional_yield_map": per_city.reshape(MAX_CITIES, ROWS, COLS, N_YIELDS).astype(jnp.int8),
+        "cs_perturn_influence_cumulative": rel.cs_pressure[o],
+        "player_perturn_influence_cumulative": rel.pressure[o],
     }
 
 

@@ -92,6 +92,32 @@ class Players(NamedTuple):
     great_people: jax.Array  # (6, 7) int32 great people granted and not yet used (SPECIALISTS + prophet)
 
 
+# --- Religion (issue 14): followers per city and the religious pressure that converts them -------
+class Religion(NamedTuple):
+    """Religion ``r`` is the one player ``r`` founds (its pantheon counts as one for followers).
+
+    ``pressure`` accumulates from every city of a founder onto every city within range; at the
+    threshold one citizen of the target converts and the target's account from that religion resets.
+    City states keep no population: their followers are whole thresholds of accumulated pressure.
+    """
+
+    followers: jax.Array  # (6, 10, 6) int32 citizens of each city following each religion
+    pressure: jax.Array  # (6, 10, 6, 10) float32 accumulated pressure [from player, city, onto player, city]
+    cs_pressure: jax.Array  # (6, 10, 12) float32 accumulated pressure from each city onto each city state
+
+
+def empty_religion() -> Religion:
+    p, c = N_PLAYERS, MAX_CITIES
+    return Religion(
+        followers=jnp.zeros((p, c, p), jnp.int32),
+        pressure=jnp.zeros((p, c, p, c), jnp.float32),
+        cs_pressure=jnp.zeros((p, c, 12), jnp.float32),
+    )
+
+
+# --- end of Religion --------------------------------------------------------------------------
+
+
 class GameState(NamedTuple):
     layers: MapLayers
     tiles: Tiles
@@ -105,6 +131,7 @@ class GameState(NamedTuple):
     key: jax.Array  # (2,) uint32
     turn_cap: jax.Array  # () int32 rounds before the game ends
     auto_reset: jax.Array  # () bool: a finished game restarts (batched simulator) or stays (adapter)
+    religion: Religion
 
 
 def map_layers(game_map: GameMap) -> MapLayers:
@@ -204,6 +231,7 @@ def initial_state(
         key=key,
         turn_cap=jnp.asarray(turn_cap, jnp.int32),
         auto_reset=jnp.asarray(auto_reset, bool),
+        religion=empty_religion(),
     )
 
 

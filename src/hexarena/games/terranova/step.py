@@ -1,6 +1,7 @@
 """One player's turn in one game: research, units, cities, empire, fog, score, victory, reset.
 
-The order inside a turn follows the original: social policies -> technology choice -> units (scan
+The order inside a turn follows the original: religion (tenets, faith purchases, pressure) ->
+social policies -> technology choice -> units (scan
 over 30 slots) -> cities (yields, growth, borders, production) -> empire (gold, upkeep, science,
 happiness, culture and faith reserves, golden age) ->
 healing -> fog of war for every player -> score-delta reward -> next player, round counter,
@@ -18,7 +19,7 @@ from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
 from hexarena.games.terranova.effects import apply_grants, empire_modifiers
 from hexarena.games.terranova.policies import adopt_policies
-from hexarena.games.terranova.religion import choose_tenets
+from hexarena.games.terranova.religion import religion_phase
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
 from hexarena.games.terranova.tables import (
     CULTURE,
@@ -184,8 +185,8 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
         (citizen_scores, build_scores),
     ) = actions
     p = state.player
+    state, tenet = religion_phase(state, p, tenet_scores)
     state, policy = adopt_policies(state, p, policy_scores)
-    state, tenet = choose_tenets(state, p, tenet_scores)
     state, tech = choose_research(state, p, tech_scores)
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)

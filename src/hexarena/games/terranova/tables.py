@@ -37,6 +37,15 @@ BUILDING_CATEGORIES = (
     "spaceship",
 )
 TENET_KINDS = ("pantheon", "founder", "follower", "enhancer", "reformation")
+# What a tenet's ``count_yields`` count: followers of the tenet's religion in the world, cities with
+# any, foreign cities where it is the majority, and national / world wonders in the city itself.
+TENET_COUNTS = (
+    "followers",
+    "following_cities",
+    "foreign_majority_cities",
+    "national_wonders",
+    "world_wonders",
+)
 SPECIALISTS = ("artist", "musician", "writer", "engineer", "merchant", "scientist")
 GREAT_WORKS = ("writing", "art", "music", "artifact")
 SITE_NEEDS = ("coast", "river", "fresh_water", "mountain", "nearby_mountain", "hill", "flat", "holy_city")
@@ -142,6 +151,9 @@ MODIFIERS = (
     "cs_decay_pct",
     "cs_gift_yield_pct",
     "city_ranged_strength_pct",
+    "prophet_faith_pct",
+    "own_city_pressure_pct",
+    "city_state_pressure_pct",
 )
 # One-time grants on completion (buildings) or adoption (policies).
 GRANTS = (
@@ -268,6 +280,15 @@ class Tables:
     policy_connected_yields: np.ndarray  # (154, 8) in each city connected to the capital
     tenet_names: tuple[str, ...]  # 91
     tenet_kind: np.ndarray  # (91,) int32 index into TENET_KINDS
+    # Tenet-only effect columns (the rest are the tenets' civic rows above), applied in each city
+    # where the tenet acts (``beliefs.city_tenets``):
+    tenet_city_mods: np.ndarray  # (91, len(MODIFIERS)) modifiers of the city
+    tenet_count_yields: np.ndarray  # (91, len(TENET_COUNTS), 8) yields per unit of a count
+    tenet_count_percent: np.ndarray  # (91, len(TENET_COUNTS), 8) percent per unit of a count
+    tenet_count_per: np.ndarray  # (91, len(TENET_COUNTS)) a unit is this many of the count
+    tenet_count_max: np.ndarray  # (91, len(TENET_COUNTS)) at most this many units
+    tenet_site_yields: np.ndarray  # (91, len(SITE_NEEDS), 8) in cities meeting a site condition
+    tenet_purchase: np.ndarray  # (91, 148) bool: buildings the holder buys with faith, together
 
     @property
     def n_techs(self) -> int:
@@ -535,7 +556,37 @@ def _policy_tables(
         "policy_connected_yields": connected,
         "tenet_names": tuple(t["name"] for t in tenets),
         "tenet_kind": np.array([TENET_KINDS.index(t["kind"]) for t in tenets], np.int32),
+        **_tenet_tables(tenets, bix),
     }
+
+
+def _tenet_tables(tenets: list[dict[str, Any]], bix: dict[str, int]) -> dict[str, np.ndarray]:
+    """The tenets' own effect columns: city modifiers, yields per count, site yields, faith purchases."""
+    n, k, y8 = len(tenets), len(TENET_COUNTS), N_BUILDING_YIELDS
+    out = {
+        "tenet_city_mods": np.zeros((n, len(MODIFIERS)), np.float32),
+        "tenet_count_yields": np.zeros((n, k, y8), np.float32),
+        "tenet_count_percent": np.zeros((n, k, y8), np.float32),
+        "tenet_count_per": np.ones((n, k), np.float32),
+        "tenet_count_max": np.full((n, k), 1e9, np.float32),
+        "tenet_site_yields": np.zeros((n, len(SITE_NEEDS), y8), np.float32),
+        "tenet_purchase": np.zeros((n, len(bix)), bool),
+    }
+    for i, t in enumerate(tenets):
+        e = t.get("effects", {})
+        for key, value in e.get("city_modifiers", {}).items():
+            out["tenet_city_mods"][i, MODIFIERS.index(key)] = value
+        for entry in e.get("count_yields", ()):
+            j = TENET_COUNTS.index(entry["count"])
+            out["tenet_count_yields"][i, j] = entry.get("yields", [0] * y8)
+            out["tenet_count_percent"][i, j] = entry.get("percent", [0] * y8)
+            out["tenet_count_per"][i, j] = entry.get("per", 1)
+            out["tenet_count_max"][i, j] = entry.get("max", 1e9)
+        for site, values in e.get("site_yields", {}).items():
+            out["tenet_site_yields"][i, SITE_NEEDS.index(site)] = values
+        for name in e.get("faith_purchase", ()):
+            out["tenet_purchase"][i, bix[name]] = True
+    return out
 
 
 def _production_mods(

@@ -20,6 +20,7 @@ from hexarena.games.terranova import formulas
 from hexarena.games.terranova.geometry import COLS, work_area
 from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
+from hexarena.games.terranova.religion_text import religion_lines
 from hexarena.games.terranova.tables import CULTURE, FOOD, GOLD, PROD, SCIENCE, Tables, load_tables
 
 YIELD_LETTERS = ("food", "prod", "gold", "faith", "culture", "science", "happy")
@@ -28,7 +29,8 @@ ORDERS_HELP = (
     "Orders (separate with ';', names or numbers, any case): research TECH[, TECH...]; "
     "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
     "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...); "
-    "policy POLICY[, POLICY...] (adopted when culture allows). "
+    "policy POLICY[, POLICY...] (adopted when culture allows); "
+    "tenet TENET[, TENET...] (taken when faith allows). "
     "Whatever you leave out follows the default: the heuristic bot's choice. JSON moves work too."
 )
 
@@ -167,12 +169,9 @@ class TextView:
         return lines
 
     def live_sections(self) -> list[str]:
-        """Faith, trade, city states, great people: only where data is live."""
-        o, me = self.obs, self.me
+        """Trade, city states, great people: only where data is live."""
+        o = self.obs
         lines = []
-        tenets = np.flatnonzero(np.asarray(o["religious_tenets"])[me] > 0)
-        if len(tenets) or float(o["faith_reserves"]) > 0:
-            lines.append(f"Faith {float(o['faith_reserves']):.0f}; tenets: {len(tenets)}.")
         ledger = np.asarray(o["trade_ledger"])
         if (ledger >= 0).any() or (np.asarray(o["trade_offers"]) >= 0).any():
             deals = [f"{ROLES[q]}: {int((ledger[q, :, 0] >= 0).sum())} deals" for q in range(len(ROLES))]
@@ -373,6 +372,7 @@ class TextView:
         parts += ["", "== Empire ==", *self.empire(turn)]
         parts += ["", "== Technologies ==", *self.techs()]
         parts += ["", "== Social policies ==", *self.policies()]
+        parts += ["", "== Religion ==", *religion_lines(self.obs, self.me, ROLES)]
         parts += ["", "== Cities ==", *self.cities()]
         parts += ["", "== Units ==", *self.my_units(), *self.foreign()]
         parts += ["", *footer]
