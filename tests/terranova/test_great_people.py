@@ -15,7 +15,7 @@ from hexarena.games.terranova.policies import adopt_policies
 from hexarena.games.terranova.tables import CULTURE, GOLD, GRANTS, SCIENCE, SPECIALISTS, load_tables
 from hexarena.games.terranova.units import found_city
 
-from .tn_helpers import grassland_start
+from .tn_helpers import bare_capital, with_buildings, with_policies
 
 TB = load_tables()
 P0 = jnp.int32(0)
@@ -27,28 +27,7 @@ _adopt = jax.jit(adopt_policies)
 
 @pytest.fixture(scope="module")
 def city():
-    """Player 0 with one city (no palace, so only the buildings a test gives count), every tech."""
-    s, centre = grassland_start()
-    s = found_city(s, P0, jnp.int32(centre))
-    c, pl = s.cities, s.players
-    return s._replace(
-        cities=c._replace(buildings=c.buildings.at[0, 0].set(False)),
-        players=pl._replace(techs=pl.techs.at[0].set(True)),
-    )
-
-
-def with_buildings(s, *names: str, city: int = 0):
-    b = s.cities.buildings
-    for n in names:
-        b = b.at[0, city, TB.building(n)].set(True)
-    return s._replace(cities=s.cities._replace(buildings=b))
-
-
-def with_policies(s, *names: str):
-    pol = s.players.policies
-    for n in names:
-        pol = pol.at[0, TB.policy(n)].set(True)
-    return s._replace(players=s.players._replace(policies=pol))
+    return bare_capital()[0]
 
 
 def with_points(s, kind: str, points: float):
