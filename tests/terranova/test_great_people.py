@@ -9,8 +9,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from hexarena.games.terranova.effects import apply_grants
-from hexarena.games.terranova.great_people import city_gpp, great_people_phase
+from hexarena.games.terranova.effects import apply_grants, civic_rows
+from hexarena.games.terranova.great_people import city_gpp, grant_free_units, great_people_phase
 from hexarena.games.terranova.policies import adopt_policies
 from hexarena.games.terranova.tables import CULTURE, GOLD, GRANTS, SCIENCE, SPECIALISTS, load_tables
 from hexarena.games.terranova.units import found_city
@@ -23,6 +23,7 @@ K = {k: i for i, k in enumerate(SPECIALISTS)}
 _phase = jax.jit(great_people_phase)
 _gpp = jax.jit(city_gpp)
 _adopt = jax.jit(adopt_policies)
+_grant = jax.jit(grant_free_units)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def with_points(s, kind: str, points: float):
 def run(s, empire=None):
     """One great-people phase of player 0 with nothing completed this turn."""
     empire = jnp.zeros(8) if empire is None else jnp.asarray(empire, jnp.float32)
-    return _phase(s, P0, s.cities.buildings[0], empire)
+    return _phase(s, P0, empire)
 
 
 def test_city_points_hand_computed(city):
@@ -175,26 +176,30 @@ def test_golden_age_from_happiness(city):
 
 
 def test_wonder_gives_free_workers_at_the_capital(city):
-    s = with_buildings(city, "pyramids")
     before = city.cities.buildings[0]
-    out, _ = _phase(s, P0, before, jnp.zeros(8))
+    rows = civic_rows(city, P0)
+    out = _grant(with_buildings(city, "pyramids"), P0, before, rows)
     kinds = np.asarray(out.units.kind[0])
     pos = np.asarray(out.units.pos[0])
     workers = np.flatnonzero(kinds == TB.unit("worker"))
     assert len(workers) == 2 and len(set(pos[workers])) == 2  # one on the capital, one beside it
     assert int(city.cities.pos[0, 0]) in pos[workers]
-    again, _ = _phase(out, P0, out.cities.buildings[0], jnp.zeros(8))
+    again = _grant(out, P0, out.cities.buildings[0], rows)
     assert int((np.asarray(again.units.kind[0]) == TB.unit("worker")).sum()) == 2  # once only
 
 
-def test_policy_gives_free_units_on_adoption(city):
+def test_policy_gives_free_units_at_the_end_of_the_turn(city):
     pl = city.players
     s = city._replace(players=pl._replace(culture=pl.culture.at[0].set(1000.0)))
     s = with_policies(s, "honor_opener")
+    rows = civic_rows(s, P0)
     scores = jnp.zeros(len(TB.policy_names)).at[TB.policy("warrior_code")].set(1.0)
     out, ex = _adopt(s, P0, scores)
     assert int(ex[0]) == TB.policy("warrior_code")
-    assert int((np.asarray(out.units.kind[0]) == TB.unit("warrior")).sum()) == 2
+    assert int((np.asarray(out.units.kind[0]) == TB.unit("warrior")).sum()) == 0
+    out = _grant(out, P0, out.cities.buildings[0], rows)
+    warriors = np.flatnonzero(np.asarray(out.units.kind[0]) == TB.unit("warrior"))
+    assert len(warriors) == 2 and len(set(np.asarray(out.units.pos[0])[warriors])) == 2
 
 
 def test_policy_free_buildings_reach_cities_founded_later(city):

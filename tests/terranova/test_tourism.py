@@ -11,6 +11,7 @@ import pytest
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.great_people import great_people_phase, tourism_yield
+from hexarena.games.terranova.great_people_text import great_people_lines
 from hexarena.games.terranova.observe import empty_tracker, observe, update_tracker
 from hexarena.games.terranova.tables import TOURISM, load_tables
 
@@ -62,18 +63,18 @@ def test_acoustics_gate_and_internet_doubles_city_tourism(city):
 def test_tourism_accumulates_onto_met_rivals_with_the_aesthetics_finisher(city):
     s = city
     for _ in range(2):
-        s, _ = _phase(s, P0, s.cities.buildings[0], jnp.zeros(8))
+        s, _ = _phase(s, P0, jnp.zeros(8))
     assert np.asarray(s.players.tourism[0]) == pytest.approx([0, 4.9, 0, 0, 0, 0], rel=1e-5)
     aesthetics = [
         n for i, n in enumerate(TB.policy_names) if TB.tree_names[TB.policy_tree[i]] == "aesthetics"
     ]
-    out, _ = _phase(with_policies(city, *aesthetics), P0, city.cities.buildings[0], jnp.zeros(8))
+    out, _ = _phase(with_policies(city, *aesthetics), P0, jnp.zeros(8))
     # the whole tree: Fine Arts and Flourishing of Arts as above, then x 1.2 onto each rival
     assert float(out.players.tourism[0, 1]) == pytest.approx((0.45 + 2.2 + 0.3) * 1.2, rel=1e-5)
 
 
 def test_observation_tourism_great_works_and_slots(city):
-    s, _ = _phase(city, P0, city.cities.buildings[0], jnp.zeros(8))
+    s, _ = _phase(city, P0, jnp.zeros(8))
     pl = s.players
     s = s._replace(players=pl._replace(tourism=pl.tourism.at[2, 3].set(7.0).at[1, 0].set(1.5)))
     obs = jax.jit(observe)(s, update_tracker(empty_tracker(), s), P0)
@@ -90,3 +91,15 @@ def test_score_counts_great_works():
     base = formulas.score(np.array(1), np.array(1), np.array(7), np.array(0), np.array(1))
     more = formulas.score(np.array(1), np.array(1), np.array(7), np.array(0), np.array(1), great_works=3)
     assert float(more - base) == pytest.approx(0.3)
+
+
+def test_text_section(city):
+    """The text view's section from the observation: specialists, points, works, tourism vs culture."""
+    s = with_buildings(city, "university")
+    s, _ = _phase(s, P0, jnp.zeros(8))
+    obs = jax.tree_util.tree_map(np.asarray, jax.jit(observe)(s, update_tracker(empty_tracker(), s), P0))
+    text = "\n".join(great_people_lines(obs, 0))
+    assert "city 0: 2 scientists" in text
+    assert "scientist 6 (+6.0, 11 turns;" in text and "next great person at 67" in text
+    assert "Great works: 2 art in 3 slots" in text
+    assert "onto rivals met / their lifetime culture: " in text and text.count("/0") == 1  # one rival met

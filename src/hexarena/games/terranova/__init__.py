@@ -24,7 +24,8 @@ Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylin
 (maps; ``python -m hexarena.games.terranova.mapgen`` writes a pool), ``state`` (the pytree),
 ``formulas``, ``world`` (derived quantities), ``effects`` (building, policy and tenet rows -> a
 player's numbers), ``policies`` (the policy endpoint), ``religion`` (pantheons, the tenet
-endpoint), ``units`` / ``cities`` / ``step`` (the turn),
+endpoint), ``great_people`` (specialists, great people, great works, golden ages, tourism),
+``units`` / ``cities`` / ``step`` (the turn),
 ``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
 ``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
 contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
@@ -41,11 +42,13 @@ lifetime culture, golden ages, free techs and policies; a world wonder built any
 everywhere else (production kept); happiness as the original (first city free, -2 % production
 and gold per unhappy point); pantheons (``data/tenets.json``: the 91 tenets, the 37 pantheon
 beliefs with effect rows in the same columns; cost 10 + 5 per pantheon taken, each belief one
-player's) through the tenet endpoint, with ``religious_tenets`` and ``religion_info`` live. Not
-yet: great prophets, founding, enhancing, reformation and religious pressure, specialists and great
-people (granted great people are counted, not used), great works, tourism, and the modifier
-columns of those systems and of city states, trade, kills and XP (set by their buildings and
-policies, read when the systems land); free units from wonders and policies.
+player's) through the tenet endpoint, with ``religious_tenets`` and ``religion_info`` live;
+specialists, great person points (one threshold of 67 doubling at each birth), the six great people
+and what they do in the original, great works in their slots, golden ages from great artists and
+happiness, tourism onto met rivals (``great_people``; its text in ``great_people_text``), free units
+from wonders and policies. Not yet: great prophets, founding, enhancing, reformation and religious
+pressure, and the modifier columns of city states, trade, kills and XP (set by their buildings and
+policies, read when the systems land).
 
 Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
 found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles

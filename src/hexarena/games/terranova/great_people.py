@@ -37,7 +37,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from hexarena.games.terranova.effects import city_modifiers, empire_modifiers, golden_age_length
+from hexarena.games.terranova.effects import city_modifiers, civic_rows, empire_modifiers, golden_age_length
 from hexarena.games.terranova.state import MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.tables import (
     CULTURE,
@@ -150,20 +150,23 @@ def _place_works(works: jax.Array, slots: jax.Array, born: jax.Array) -> jax.Arr
 
 def spawn_free_units(state: GameState, p: jax.Array, counts: jax.Array) -> GameState:
     """Units given by a wonder or a policy (``counts`` (38,) per type) appear at the capital, or on a
-    land tile next to it when its tile holds a unit of the same class; a unit without room or beyond
-    the 30-unit cap is lost, as in the original."""
+    land tile next to it (not a rival's) when its tile holds a unit of the same class or a rival's
+    unit; a unit without room or beyond the 30-unit cap is lost, as in the original."""
     c, lay = state.cities, state.layers
     home = jnp.where(c.capital[p].any(), jnp.argmax(c.capital[p]), jnp.argmax(c.exists[p]))
     centre = c.pos[p, home]
     spots = jnp.concatenate([centre[None], neighbor_table()[jnp.maximum(centre, 0)]])
     land = (gather(lay.elevation, spots, 0) == 1) | (gather(lay.elevation, spots, 0) == 2)
-    land = land & (gather(lay.cs_owner, spots, 1) == 0) & (spots >= 0) & c.exists[p].any()
+    owner = gather(state.tiles.owner, spots, -1)
+    land = land & (gather(lay.cs_owner, spots, 1) == 0) & ((owner < 0) | (owner == p))
+    land = land & (spots >= 0) & c.exists[p].any()
+    mine = jnp.arange(N_PLAYERS)[:, None] == p
     counts = counts.astype(jnp.int32)
     for _ in range(MAX_FREE_UNITS):
         kind = jnp.argmax(counts > 0)
         u = state.units
-        same_class = (u.kind > 0) & (is_military(u.kind) == is_military(kind))
-        taken = (same_class[None] & (u.pos[None] == spots[:, None, None])).any((1, 2))
+        blocks = (u.kind > 0) & (~mine | (is_military(u.kind) == is_military(kind)))
+        taken = (blocks[None] & (u.pos[None] == spots[:, None, None])).any((1, 2))
         ok = land & ~taken
         spot = spots[jnp.argmax(ok)]
         go = (counts[kind] > 0) & ok.any() & ((u.kind[p] > 0).sum() < MAX_UNITS)
@@ -192,18 +195,27 @@ def golden_age_meter(state: GameState, p: jax.Array) -> GameState:
     )
 
 
-def great_people_phase(
-    state: GameState, p: jax.Array, built_before: jax.Array, empire: jax.Array
-) -> tuple[GameState, jax.Array]:
-    """Free units of buildings completed this turn (``built_before``: the city buildings of ``p``
-    before its city phase), tourism, great person points and births with their effects, great works,
-    the golden-age meter. ``empire`` (8,) is the turn's empire yields; returns it with the writer's,
-    scientist's and merchant's shares."""
+def grant_free_units(
+    state: GameState, p: jax.Array, built_before: jax.Array, rows_before: jax.Array
+) -> GameState:
+    """The free units of the buildings ``p`` completed and the policies it adopted this turn
+    (``built_before``: its city buildings before the city phase; ``rows_before``: its civic rows
+    before the policy phase). They appear at the end of the turn, like units finished in a city."""
+    tb = load_tables()
+    new = (state.cities.buildings[p] & ~built_before).sum(0).astype(jnp.float32)
+    adopted = civic_rows(state, p) - rows_before
+    return spawn_free_units(
+        state, p, new @ const(tb.building_free_units) + adopted @ const(tb.policy_free_units)
+    )
+
+
+def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tuple[GameState, jax.Array]:
+    """Tourism, great person points and births with their effects, great works, the golden-age
+    meter. ``empire`` (8,) is the turn's empire yields; returns it with the writer's, scientist's
+    and merchant's shares."""
     tb = load_tables()
     r = tb.rules
     c = state.cities
-    new = (c.buildings[p] & ~built_before).sum(0).astype(jnp.float32)
-    state = spawn_free_units(state, p, new @ const(tb.building_free_units))
     mods = empire_modifiers(state, p)
     # Tourism (the original's step_tourism comes first).
     base = tourism_yield(state, p)

@@ -19,7 +19,6 @@ import numpy as np
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.effects import apply_grants, civic_rows, empire_modifiers
-from hexarena.games.terranova.great_people import spawn_free_units
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.world import const, masked_argmax, top_era
@@ -73,12 +72,12 @@ def adopt_policies(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[G
 
 
 def _on_adoption(state: GameState, p: jax.Array, new_rows: jax.Array) -> GameState:
-    """Grants and free units of the policies and finishers that became active (rows 0/1), then the
-    free buildings of every active row, so cities founded after the adoption get them too (the
-    original grants them every turn; here at the start of each of the owner's turns)."""
+    """Grants of the policies and finishers that became active (rows 0/1; their free units come at
+    the end of the turn, ``great_people.grant_free_units``), then the free buildings of every active
+    row, so cities founded after the adoption get them too (the original grants them every turn;
+    here at the start of each of the owner's turns)."""
     tb = load_tables()
     state = apply_grants(state, p, new_rows @ const(tb.policy_grants))
-    state = spawn_free_units(state, p, new_rows @ const(tb.policy_free_units))
     c = state.cities
     slots = jnp.arange(c.exists.shape[1], dtype=jnp.float32)
     within = (slots[None, :] < const(tb.policy_free_cities)[:, None]).astype(jnp.float32)  # (154, 10)

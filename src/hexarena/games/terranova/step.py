@@ -17,8 +17,8 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
-from hexarena.games.terranova.effects import apply_grants, empire_modifiers
-from hexarena.games.terranova.great_people import great_people_phase
+from hexarena.games.terranova.effects import apply_grants, civic_rows, empire_modifiers
+from hexarena.games.terranova.great_people import grant_free_units, great_people_phase
 from hexarena.games.terranova.policies import adopt_policies
 from hexarena.games.terranova.religion import choose_tenets
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
@@ -193,13 +193,15 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
         (citizen_scores, build_scores),
     ) = actions
     p = state.player
+    rows_before = civic_rows(state, p)
     state, policy = adopt_policies(state, p, policy_scores)
     state, tenet = choose_tenets(state, p, tenet_scores)
     state, tech = choose_research(state, p, tech_scores)
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
     built_before = state.cities.buildings[p]
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
-    state, empire = great_people_phase(state, p, built_before, empire)
+    state = grant_free_units(state, p, built_before, rows_before)
+    state, empire = great_people_phase(state, p, empire)
     state = empire_phase(state, p, empire, grants)
     state = heal_cities(heal_units(state, p), p)
     state = update_fog(state)
