@@ -16,14 +16,13 @@ from hexarena.games.terranova.tables import CULTURE, GOLD, PROD, SCIENCE, SPECIA
 
 from .tn_helpers import bare_capital, with_buildings, with_policies
 
-TB = load_tables()
-P0 = jnp.int32(0)
-_specialists = jax.jit(specialists)
-_yields = jax.jit(specialist_yields)
+TB, P0 = load_tables(), jnp.int32(0)
+_specialists, _yields = jax.jit(specialists), jax.jit(specialist_yields)
 
 
 @pytest.fixture(scope="module")
 def city():
+    """Player 0's capital without buildings, every tech known."""
     return bare_capital()[0]
 
 
