@@ -21,7 +21,14 @@ def game():
 
 def test_first_turn_view_has_the_summary_then_places_and_options(game):
     text = game.query_game("red").render_text("red")
-    heads = ("== Empire ==", "== Technologies ==", "== Social policies ==", "== Cities ==", "== Units ==")
+    heads = (
+        "== Empire ==",
+        "== Technologies ==",
+        "== Social policies ==",
+        "== Great people and tourism ==",
+        "== Cities ==",
+        "== Units ==",
+    )
     sections = [text.index(s) for s in heads]
     assert sections == sorted(sections)
     assert "Treasury 0 gold" in text and "not researching: order one" in text
@@ -36,6 +43,8 @@ def test_first_turn_view_has_the_summary_then_places_and_options(game):
     for absent in ("Golden age", "Free policies", "Trade:", "Great-person"):  # no live data yet
         assert absent not in text
     assert "No pantheon yet." in text and "Faith 0; next: a pantheon at 10 faith." in text
+    assert "Specialists: none (their buildings give them)." in text
+    assert "Great person points (next great person at 67): none yet." in text
     assert "unit N settle" in text and "policy POLICY" in text  # the orders help
 
 

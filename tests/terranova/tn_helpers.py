@@ -13,6 +13,7 @@ from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.step import new_game
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
+from hexarena.games.terranova.units import found_city
 
 
 def one_game_simulator(seed: int = 0, turn_cap: int = 300):
@@ -57,6 +58,7 @@ def check_invariants(s, obs) -> None:
     pl = s.players
     assert (pl.faith >= 0).all() and (pl.culture >= 0).all() and (pl.culture_total >= 0).all()
     assert (pl.free_techs >= 0).all() and (pl.free_policies >= 0).all()
+    check_great_people(s)
     o = int(s.player)
     assert (obs["policies"] == pl.policies[o]).all() and obs["culture_reserves"] == pl.culture[o]
     assert obs["faith_reserves"] == pl.faith[o] and obs["culture_threshold"] >= 15
@@ -106,6 +108,48 @@ def check_tenets(before, after, p: int, tenet) -> None:
         need = {0: float(pantheon_cost(before)), 1: 134.0, 3: 201.0 * 0.75, 4: 0.0}[k]  # 0.75: Messiah
         assert before.players.faith[p] >= need - 1e-3
         assert after.done or after.players.tenets[p, picks].all()
+
+
+def check_great_people(s) -> None:
+    """Points never negative; the threshold is 67 doubled at most once per birth; great works fit
+    their city's slots; tourism accumulates, never onto oneself."""
+    tb = load_tables()
+    g, pl = s.great, s.players
+    assert (g.points >= 0).all() and (g.born >= 0).all() and (pl.great_people >= 0).all()
+    doublings = np.log2(g.threshold / 67.0)
+    assert np.allclose(doublings, np.round(doublings)) and (doublings <= g.born.sum(1)).all()
+    slots = s.cities.buildings.astype(np.float32) @ tb.building_gw_slots  # (6, 10, 4)
+    assert (g.works >= 0).all() and (g.works <= slots).all(), "a great work without a slot"
+    assert (pl.tourism >= 0).all() and (np.diag(pl.tourism) == 0).all()
+    assert (g.golden_points >= 0).all() and (pl.golden_age_turns >= 0).all()
+
+
+def bare_capital():
+    """Player 0's capital on bare grassland (palace removed, so only the buildings a test gives
+    count), every tech known; returns (state, centre tile)."""
+    s, centre = grassland_start()
+    s = found_city(s, jnp.int32(0), jnp.int32(centre))
+    c, pl = s.cities, s.players
+    return s._replace(
+        cities=c._replace(buildings=c.buildings.at[0, 0].set(False)),
+        players=pl._replace(techs=pl.techs.at[0].set(True)),
+    ), centre
+
+
+def with_buildings(s, *names: str, p: int = 0, city: int = 0):
+    """``s`` with the named buildings in city slot ``city`` of player ``p``."""
+    b = s.cities.buildings
+    for n in names:
+        b = b.at[p, city, load_tables().building(n)].set(True)
+    return s._replace(cities=s.cities._replace(buildings=b))
+
+
+def with_policies(s, *names: str, p: int = 0):
+    """``s`` with the named policies adopted by player ``p`` (no grants applied)."""
+    pol = s.players.policies
+    for n in names:
+        pol = pol.at[p, load_tables().policy(n)].set(True)
+    return s._replace(players=s.players._replace(policies=pol))
 
 
 def check_executed(before, after, ex) -> None:

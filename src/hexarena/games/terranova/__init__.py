@@ -25,6 +25,7 @@ Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylin
 ``formulas``, ``world`` (derived quantities), ``effects`` (building, policy and tenet rows -> a
 player's numbers), ``policies`` (the policy endpoint), ``religion`` (the tenet endpoint, prophets,
 faith purchases), ``beliefs`` (the tenets acting in each city), ``pressure`` (religious spread),
+``great_people`` (specialists, great people, great works, golden ages, tourism),
 ``units`` / ``cities`` / ``step`` (the turn),
 ``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
 ``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
@@ -46,11 +47,12 @@ same columns, plus yields per count, per site and faith purchases): pantheons (1
 taken), great prophets at 134 and 201 faith for founding (founder + two followers) and enhancing,
 reformation with its policy, each tenet one player's; followers per city, religious pressure (range
 15, holy city x 4.5, threshold 100) to every player's cities and to city states, each city applying
-its majority religion's tenets; ``religious_tenets`` and ``religion_info`` live. Not yet:
-specialists and great people (granted great people are counted, not used; a great prophet becomes
-faith), great works, tourism, and the modifier
-columns of those systems and of city states, trade, kills and XP (set by their buildings and
-policies, read when the systems land); free units from wonders and policies.
+its majority religion's tenets; ``religious_tenets`` and ``religion_info`` live; specialists, great
+person points (one threshold of 67 doubling at each birth), the six great people and what they do
+in the original (a granted great prophet becomes faith), great works in their slots, golden ages
+from great artists and happiness, tourism onto met rivals (``great_people``; its text in
+``great_people_text``), free units from wonders and policies. Not yet: the modifier columns of city
+states, trade, kills and XP (set by their buildings and policies, read when the systems land).
 
 Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
 found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles

@@ -23,6 +23,7 @@ from hexarena.games.terranova.effects import (
     policy_city_effects,
 )
 from hexarena.games.terranova.geometry import N_TILES, N_WORK, ring_of_slot
+from hexarena.games.terranova.great_people import specialist_yields
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import (
     BUILDING_SLOTS,
@@ -89,7 +90,7 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
     tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, pol.tile_bonus)
     tile_sum = (worked[..., None] * tile_y).sum(1)
     tile_sum = jnp.concatenate([tile_sum, jnp.zeros((MAX_CITIES, 1))], axis=1)
-    flat = built @ const(tb.building_yields) + pol.flat
+    flat = built @ const(tb.building_yields) + pol.flat + specialist_yields(state, p)
     per_pop = (built @ const(tb.building_per_pop) + pol.per_pop) * pop[:, None]
     per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
     percent = built @ const(tb.building_percent) + pol.percent

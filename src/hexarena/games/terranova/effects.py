@@ -163,17 +163,25 @@ def empire_multipliers(state: GameState, p: jax.Array) -> jax.Array:
     return golden * jnp.where(hit > 0, penalty, 1.0)
 
 
-def apply_grants(state: GameState, p: jax.Array, grants: jax.Array) -> GameState:
-    """One-time grants (GRANTS,) to ``p``: free techs and policies, a golden age (its length raised
-    by ``golden_age_length_pct``), great people. Population grants are applied where the building
-    stands (``cities.production_phase``)."""
+def golden_age_length(state: GameState, p: jax.Array) -> jax.Array:
+    """Turns of a golden age of ``p``: 10, raised by ``golden_age_length_pct`` (Chichen Itza +50 %)."""
     tb = load_tables()
-    pl = state.players
-    g = {name: grants[i] for i, name in enumerate(GRANTS)}
-    length = tb.rules["golden_age_turns"] * (
+    return tb.rules["golden_age_turns"] * (
         1 + empire_modifiers(state, p)[tb.modifier("golden_age_length_pct")] / 100.0
     )
+
+
+def apply_grants(state: GameState, p: jax.Array, grants: jax.Array) -> GameState:
+    """One-time grants (GRANTS,) to ``p``: free techs and policies, a golden age, great people (born
+    by ``great_people``; a great person "of choice", the Aesthetics finisher's, is of the kind with
+    the most points). Population grants are applied where the building stands
+    (``cities.production_phase``)."""
+    pl = state.players
+    g = {name: grants[i] for i, name in enumerate(GRANTS)}
+    length = golden_age_length(state, p)
     people = jnp.stack([g[f"great_person_{k}"] for k in (*SPECIALISTS, "prophet")]).astype(jnp.int32)
+    choice = jnp.arange(len(SPECIALISTS) + 1) == jnp.argmax(state.great.points[p])
+    people = people + choice * g["free_great_people"].astype(jnp.int32)
     players = pl._replace(
         free_techs=pl.free_techs.at[p].add(g["free_techs"].astype(jnp.int32)),
         free_policies=pl.free_policies.at[p].add(g["free_policies"].astype(jnp.int32)),

@@ -3,8 +3,9 @@
 Everything comes from the player's own observation (fog of war applies) and its options this turn
 (:mod:`.options`). Places are ``(row, col)``; units and cities are named by their slot numbers,
 which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (faith, trade,
-city-state influence, great people) are left out rather than shown empty; they appear as the
-simulator fills those observation fields. Culture and social policies have their own section.
+city-state influence) are left out rather than shown empty; they appear as the simulator fills
+those observation fields. Culture and social policies have their own section, and so do great
+people, great works and tourism (:mod:`.great_people_text`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.geometry import COLS, work_area
+from hexarena.games.terranova.great_people_text import great_people_lines
 from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
 from hexarena.games.terranova.religion_text import religion_lines
@@ -169,7 +171,7 @@ class TextView:
         return lines
 
     def live_sections(self) -> list[str]:
-        """Trade, city states, great people: only where data is live."""
+        """Trade, city states: only where data is live."""
         o = self.obs
         lines = []
         ledger = np.asarray(o["trade_ledger"])
@@ -180,11 +182,6 @@ class TextView:
         if influence.any():
             lines.append(
                 "City-state influence: " + ", ".join(f"#{i} {v:.0f}" for i, v in enumerate(influence) if v)
-            )
-        if np.asarray(o["gpps"]).any():
-            lines.append(
-                f"Great-person points {np.asarray(o['gpps']).round(0).tolist()}, "
-                f"next great person at {float(o['gp_threshold']):.0f}."
             )
         return lines
 
@@ -373,6 +370,7 @@ class TextView:
         parts += ["", "== Technologies ==", *self.techs()]
         parts += ["", "== Social policies ==", *self.policies()]
         parts += ["", "== Religion ==", *religion_lines(self.obs, self.me, ROLES)]
+        parts += ["", "== Great people and tourism ==", *great_people_lines(self.obs, self.me)]
         parts += ["", "== Cities ==", *self.cities()]
         parts += ["", "== Units ==", *self.my_units(), *self.foreign()]
         parts += ["", *footer]
