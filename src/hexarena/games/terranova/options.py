@@ -12,10 +12,11 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from hexarena.games.terranova.cities import build_mask
+from hexarena.games.terranova.cities import build_mask, unit_counts
 from hexarena.games.terranova.policies import policy_mask
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
+from hexarena.games.terranova.trade_routes import MOVE_CARAVAN, SEND_CARAVAN, caravan_targets
 from hexarena.games.terranova.units import (
     COMBAT,
     FIRST_BUILD,
@@ -59,6 +60,8 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
         legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
         legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
         legal = legal.at[COMBAT].set(targets.any())
+        to_city, to_route = caravan_targets(st, p, slot, dist, occ.civilian)
+        legal = legal.at[MOVE_CARAVAN].set(to_city.any()).at[SEND_CARAVAN].set(to_route.any())
         legal &= cats[kind] & idle
         return legal, reach & legal[MOVE], targets & legal[COMBAT]
 
@@ -67,13 +70,7 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
     current = jnp.where(c.constructing[p] < BUILDING_SLOTS, c.constructing[p], BUILDING_SLOTS)
     claims = jnp.zeros(BUILDING_SLOTS, bool).at[current].set(True, mode="drop")
     claims &= const(tb.building_kind) > 0
-    queued = jnp.where(c.exists[p], c.constructing[p], -1) - BUILDING_SLOTS + 1
-    counts = jnp.stack(
-        [
-            (st.units.kind[p] > 0).sum() + (queued > 0).sum(),
-            (st.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum(),
-        ]
-    ).astype(jnp.int32)
+    counts = unit_counts(st, p)
     free = st._replace(cities=c._replace(constructing=c.constructing.at[p].set(-1)))
     build = jax.vmap(lambda cs: build_mask(free, p, cs, claims, counts))(
         jnp.arange(MAX_CITIES, dtype=jnp.int32)
