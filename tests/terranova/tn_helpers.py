@@ -123,6 +123,9 @@ def check_executed(before, after, ex) -> None:
         cat, tgt = ucat[slot], utgt[slot]
         assert kind > 0 and tb.unit_categories[kind, cat] and tgt >= 0
         d = distance_np(pos, tgt)
+        capital = before.cities.pos[p][before.cities.exists[p] & before.cities.capital[p]]
+        if (decisions == 1).any() and len(capital):  # peace this turn may have sent it home first
+            d = min(d, distance_np(capital[0], tgt))
         if cat == 0:
             assert 1 <= d <= 3 * tb.unit_moves[kind]
         elif cat == 18:

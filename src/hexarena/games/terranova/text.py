@@ -21,6 +21,7 @@ from hexarena.games.terranova.geometry import COLS, work_area
 from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
 from hexarena.games.terranova.tables import CULTURE, FOOD, GOLD, PROD, SCIENCE, Tables, load_tables
+from hexarena.games.terranova.trade_text import trade_section
 
 YIELD_LETTERS = ("food", "prod", "gold", "faith", "culture", "science", "happy")
 MAX_TILES = 6  # tiles listed per unit or city (the best first)
@@ -173,10 +174,7 @@ class TextView:
         tenets = np.flatnonzero(np.asarray(o["religious_tenets"])[me] > 0)
         if len(tenets) or float(o["faith_reserves"]) > 0:
             lines.append(f"Faith {float(o['faith_reserves']):.0f}; tenets: {len(tenets)}.")
-        ledger = np.asarray(o["trade_ledger"])
-        if (ledger >= 0).any() or (np.asarray(o["trade_offers"]) >= 0).any():
-            deals = [f"{ROLES[q]}: {int((ledger[q, :, 0] >= 0).sum())} deals" for q in range(len(ROLES))]
-            lines.append(f"Trade: {'; '.join(deals)}; {float(o['trade_gpt_adjustment']):+.0f} gold per turn.")
+        lines.extend(trade_section(o, self.opts, me))
         influence = np.asarray(o["citystate_info"]["influence_level"])
         if influence.any():
             lines.append(

@@ -163,21 +163,38 @@ def settle_offers(state: GameState, p: jax.Array, accept_deny: jax.Array) -> tup
     return jax.lax.scan(answer, state, jnp.arange(N_PLAYERS))
 
 
+class OfferOptions(NamedTuple):
+    """What player ``p`` may offer this turn (the resolver's masks; also the text view's and orders')."""
+
+    partners: jax.Array  # (6,) players it may make an offer to
+    ask: jax.Array  # (6, 56) items it may ask of each of them
+    offer: jax.Array  # (6, 56) items it may give each of them
+
+
+def offer_options(state: GameState, p: jax.Array) -> OfferOptions:
+    """The legal parts of ``p``'s offer: a met player (not itself) with a free ledger slot on both
+    sides, items that player can give, items ``p`` can give; at war, peace only."""
+    tr = state.trade
+    ok = giveable(tr, gold_income(state), resource_tile_counts(state))
+    war = state.players.at_war[p]  # (6,)
+    peace_only = (jnp.arange(N_ITEMS) == NONE) | (jnp.arange(N_ITEMS) == PEACE)
+    allowed = ~war[:, None] | peace_only[None, :]
+    can_ask = ok[:, p, :] & allowed  # (6 givers, 56)
+    free = (tr.length == 0).any(1)
+    partners = tr.met[p] & free & free[p] & (jnp.arange(N_PLAYERS) != p) & can_ask[:, 1:].any(1)
+    return OfferOptions(partners, can_ask, ok[p] & allowed)
+
+
 def make_offer(
     state: GameState, p: jax.Array, ask: jax.Array, offer: jax.Array, counterparty: jax.Array
 ) -> tuple[GameState, jax.Array, jax.Array, jax.Array]:
     """``p``'s one offer this turn (replacing any it had out); returns executed (ask, offer, to)."""
     tr = state.trade
-    ok = giveable(tr, gold_income(state), resource_tile_counts(state))
-    war = state.players.at_war[p]  # (6,)
-    peace_only = (jnp.arange(N_ITEMS) == NONE) | (jnp.arange(N_ITEMS) == PEACE)
-    can_ask = ok[:, p, :] & (~war[:, None] | peace_only[None, :])  # (6 givers, 56)
-    free = (tr.length == 0).any(1)
-    partner_ok = tr.met[p] & free & free[p] & (jnp.arange(N_PLAYERS) != p) & can_ask[:, 1:].any(1)
-    to = masked_argmax(counterparty, partner_ok)
+    opts = offer_options(state, p)
+    to = masked_argmax(counterparty, opts.partners)
     q = jnp.maximum(to, 0)
-    asked = masked_argmax(ask[q], can_ask[q])
-    offered = masked_argmax(offer, ok[p, q] & (~war[q] | peace_only))
+    asked = masked_argmax(ask[q], opts.ask[q])
+    offered = masked_argmax(offer, opts.offer[q])
     made = (to >= 0) & (asked > 0) & (offered > 0)
     offers = tr.offers.at[p].set(0).at[:, p].set(0)
     pair = jnp.stack([offered, asked]).astype(offers.dtype)
