@@ -4,9 +4,11 @@ Unknown = -1 everywhere: map layers of never-seen tiles, other players' units ou
 on never-seen tiles. Tiles seen before but not visible now show what the player saw last (the
 :class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
 threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
-(``culture_info``: on buildings, on tiles) are live; fields of later
-stages (trade, religion, city states, specialists, great works, great people, tourism) are present
-with their shapes and hold zeros or -1.
+(``culture_info``: on buildings, on tiles) are live; so are the trade fields (``trade.observed``:
+offers as (asked of you, offered to you), the ledger as (you give, you get), -1 where empty) and the
+caravans' (``trade_routes.observed``; route yields in the original's column order: 8 city yields,
+influence, religious pressure). Fields of later stages (religion, city states, specialists, great
+works, great people, tourism) are present with their shapes and hold zeros or -1.
 """
 
 from __future__ import annotations
