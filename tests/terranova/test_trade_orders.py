@@ -155,3 +155,22 @@ def test_a_text_offer_through_the_adapter():
     assert "you cannot give silk now" in bad.message
     s = s.apply(s.parse_move("accept red"))
     assert s.message is None and s.environment.executed[0][0][0] == 1
+
+
+def test_the_bot_makes_peace_unless_clearly_winning():
+    from hexarena.games.terranova.bot_trade import peace_plan
+
+    kinds = np.zeros((6, 30), int)
+    kinds[0, :2] = TB.unit("warrior")  # we have 2 soldiers
+    kinds[1, :3] = TB.unit("warrior")  # blue shows 3
+    kinds[2, :1] = TB.unit("warrior")  # green shows 1
+    war = np.zeros((6, 6), int)
+    war[0, [1, 2, 3]] = 1
+    offers = np.full((6, 2), -1)
+    offers[3] = [trade.PEACE, trade.PEACE]  # yellow offers peace
+    offers[4] = [SILK, trade.GOLD_PER_TURN]
+    obs = {"units": {"unit_type": kinds}, "at_war": war, "trade_offers": offers}
+    plan = peace_plan(obs, 0)
+    # 2 soldiers against green's 1 is winning (2 >= 2 x 1); against blue's 3 it is not.
+    assert plan == {"accept": [3], "to": [1], "ask": ["peace"], "offer": ["peace"]}
+    assert peace_plan({**obs, "at_war": np.zeros((6, 6), int), "trade_offers": np.full((6, 2), -1)}, 0) == {}
