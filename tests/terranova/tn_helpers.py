@@ -122,10 +122,11 @@ def check_executed(before, after, ex) -> None:
         kind, pos = before.units.kind[p, slot], before.units.pos[p, slot]
         cat, tgt = ucat[slot], utgt[slot]
         assert kind > 0 and tb.unit_categories[kind, cat] and tgt >= 0
-        d = distance_np(pos, tgt)
         capital = before.cities.pos[p][before.cities.exists[p] & before.cities.capital[p]]
-        if (decisions == 1).any() and len(capital):  # peace this turn may have sent it home first
-            d = min(d, distance_np(capital[0], tgt))
+        peace = (decisions == 1) & before.players.at_war[p] & ~after.players.at_war[p]
+        if len(capital) and peace[before.tiles.owner[pos]] and before.tiles.owner[pos] >= 0:
+            pos = capital[0]  # peace this turn sent it home from the other side's land first
+        d = distance_np(pos, tgt)
         if cat == 0:
             assert 1 <= d <= 3 * tb.unit_moves[kind]
         elif cat == 18:
