@@ -256,13 +256,18 @@ def test_resolver_properties_over_random_preferences(world):
     assert accepted >= 5
 
 
-def test_trade_through_the_adapter_in_json():
+def game_where_all_have_met() -> TerraNovaState:
+    """An adapter game at its first turn in which every player has met every other."""
     game = TerraNovaState.new(seed=2, turn_cap=5)
     env = game.environment
     met = env.state.trade._replace(met=jnp.ones((6, 6), bool))
-    game = dataclasses.replace(
+    return dataclasses.replace(
         game, environment=dataclasses.replace(env, state=env.state._replace(trade=met))
     )
+
+
+def test_trade_through_the_adapter_in_json():
+    game = game_where_all_have_met()
     move = game.parse_move(
         '{"trade": {"to": [1], "ask": ["embassy"], "offer": ["embassy", "gold_per_turn"]}}'
     )

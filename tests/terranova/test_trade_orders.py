@@ -4,19 +4,17 @@ text offer played through the adapter."""
 
 from __future__ import annotations
 
-import dataclasses
-
-import jax.numpy as jnp
 import numpy as np
 import pytest
 
 from hexarena.core.errors import IllegalMoveError, MoveParseError
 from hexarena.games.terranova import trade
-from hexarena.games.terranova.adapter import TerraNovaState
 from hexarena.games.terranova.news import Facts, trade_news
 from hexarena.games.terranova.orders import check_orders, parse_orders
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.trade_text import trade_section
+
+from .test_trade_deals import game_where_all_have_met
 
 TB = load_tables()
 SILK = 3 + TB.resource("silk")
@@ -141,12 +139,7 @@ def test_text_section_and_news():
 
 
 def test_a_text_offer_through_the_adapter():
-    game = TerraNovaState.new(seed=2, turn_cap=5)
-    env = game.environment
-    met = env.state.trade._replace(met=jnp.ones((6, 6), bool))
-    game = dataclasses.replace(
-        game, environment=dataclasses.replace(env, state=env.state._replace(trade=met))
-    )
+    game = game_where_all_have_met()
     assert "Trade" in game.render_text("red") or "offer a deal" in game.render_text("red")
     s = game.apply(game.parse_move("offer blue: embassy for embassy"))
     assert s.message is None and s.environment.executed[0][1:] == [trade.EMBASSY, trade.EMBASSY, 1]

@@ -212,16 +212,12 @@ def clear_dead_routes(state: GameState) -> GameState:
         route_yields=clear(tr.route_yields, 0.0),
     )
 
-    def kill(arr: jax.Array, value: float | int) -> jax.Array:
-        return jnp.where(plundered, jnp.asarray(value, arr.dtype), arr)
-
+    dead = {"kind": 0, "pos": -1, "moves": 0.0, "hp": 0.0, "engaged_turns": 0, "engaged_action": -1}
     units = u._replace(
-        kind=kill(u.kind, 0),
-        pos=kill(u.pos, -1),
-        moves=kill(u.moves, 0.0),
-        hp=kill(u.hp, 0.0),
-        engaged_turns=kill(u.engaged_turns, 0),
-        engaged_action=kill(u.engaged_action, -1),
+        **{
+            k: jnp.where(plundered, jnp.asarray(v, getattr(u, k).dtype), getattr(u, k))
+            for k, v in dead.items()
+        }
     )
     return state._replace(trade=trade, units=units)
 
