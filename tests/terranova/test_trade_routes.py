@@ -30,7 +30,9 @@ def _targets(s, slot=SLOT):
 
 
 _targets_jit = jax.jit(_targets)
-_act = jax.jit(lambda s, cat, tgt: tr.caravan_action(s, P0, SLOT, jnp.int32(cat), jnp.int32(tgt)))
+_act = jax.jit(
+    lambda s, cat, tgt: tr.caravan_action(s, P0, SLOT, jnp.int32(cat), jnp.int32(tgt), tr.route_table(s, P0))
+)
 _city_yields = jax.jit(tr.route_city_yields)
 _routes = jax.jit(tr.num_trade_routes)
 _clear = jax.jit(tr.clear_dead_routes)

@@ -16,7 +16,7 @@ from hexarena.games.terranova.cities import build_mask, unit_counts
 from hexarena.games.terranova.policies import policy_mask
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
-from hexarena.games.terranova.trade import expire_deals, offer_options
+from hexarena.games.terranova.trade import expire_deals, offer_options, peace_blocked
 from hexarena.games.terranova.trade_routes import MOVE_CARAVAN, SEND_CARAVAN, caravan_targets
 from hexarena.games.terranova.units import (
     COMBAT,
@@ -51,6 +51,7 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
     tb = load_tables()
     st = turn_start(state, p)
     occ = occupancy(st)
+    peace = peace_blocked(st, p, occ)
     cats = const(tb.unit_categories)
 
     def per_unit(slot: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -58,7 +59,7 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
         idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0) & (st.units.moves[p, slot] > 0)
         dist = distance_from(jnp.maximum(pos, 0))
         reach = reachable(st, p, slot, occ)
-        targets = attack_targets(st, p, slot, dist, occ)
+        targets = attack_targets(st, p, slot, dist, occ) & ~peace
         legal = jnp.zeros(cats.shape[1], bool)
         legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
         legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))

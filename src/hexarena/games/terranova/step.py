@@ -185,13 +185,13 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
         (citizen_scores, build_scores),
     ) = actions
     p = state.player
-    state = trade_routes.clear_dead_routes(state)
     state, deals = trade.trade_phase(state, p, trade_scores)
     state, policy = adopt_policies(state, p, policy_scores)
     state, tenet = choose_tenets(state, p, tenet_scores)
     state, tech = choose_research(state, p, tech_scores)
     at_war_before = state.players.at_war
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
+    # wars declared this turn end the deals and routes between the two (before any unit is built)
     state = trade_routes.clear_dead_routes(trade.after_wars(state, at_war_before))
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
     state = empire_phase(state, p, empire, grants)

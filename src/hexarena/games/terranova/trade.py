@@ -127,9 +127,12 @@ def _send_home(state: GameState, a: jax.Array, b: jax.Array, go: jax.Array) -> G
     return state._replace(units=u._replace(pos=pos))
 
 
-def settle_offers(state: GameState, p: jax.Array, accept_deny: jax.Array) -> tuple[GameState, jax.Array]:
-    """``p`` answers the offer of each other player in turn; returns (6,) 1/0/-1 per sender."""
-    tiles = resource_tile_counts(state)
+def settle_offers(
+    state: GameState, p: jax.Array, accept_deny: jax.Array, tiles: jax.Array | None = None
+) -> tuple[GameState, jax.Array]:
+    """``p`` answers the offer of each other player in turn; returns (6,) 1/0/-1 per sender.
+    ``tiles``: :func:`resource_tile_counts` (deals do not change it)."""
+    tiles = resource_tile_counts(state) if tiles is None else tiles
 
     def answer(st: GameState, q: jax.Array) -> tuple[GameState, jax.Array]:
         tr = st.trade
@@ -171,11 +174,13 @@ class OfferOptions(NamedTuple):
     offer: jax.Array  # (6, 56) items it may give each of them
 
 
-def offer_options(state: GameState, p: jax.Array) -> OfferOptions:
+def offer_options(state: GameState, p: jax.Array, tiles: jax.Array | None = None) -> OfferOptions:
     """The legal parts of ``p``'s offer: a met player (not itself) with a free ledger slot on both
-    sides, items that player can give, items ``p`` can give; at war, peace only."""
+    sides, items that player can give, items ``p`` can give; at war, peace only. ``tiles`` is
+    :func:`resource_tile_counts` when the caller has it."""
     tr = state.trade
-    ok = giveable(tr, gold_income(state), resource_tile_counts(state))
+    tiles = resource_tile_counts(state) if tiles is None else tiles
+    ok = giveable(tr, gold_income(state), tiles)
     war = state.players.at_war[p]  # (6,)
     peace_only = (jnp.arange(N_ITEMS) == NONE) | (jnp.arange(N_ITEMS) == PEACE)
     allowed = ~war[:, None] | peace_only[None, :]
@@ -186,11 +191,16 @@ def offer_options(state: GameState, p: jax.Array) -> OfferOptions:
 
 
 def make_offer(
-    state: GameState, p: jax.Array, ask: jax.Array, offer: jax.Array, counterparty: jax.Array
+    state: GameState,
+    p: jax.Array,
+    ask: jax.Array,
+    offer: jax.Array,
+    counterparty: jax.Array,
+    tiles: jax.Array | None = None,
 ) -> tuple[GameState, jax.Array, jax.Array, jax.Array]:
     """``p``'s one offer this turn (replacing any it had out); returns executed (ask, offer, to)."""
     tr = state.trade
-    opts = offer_options(state, p)
+    opts = offer_options(state, p, tiles)
     to = masked_argmax(counterparty, opts.partners)
     q = jnp.maximum(to, 0)
     asked = masked_argmax(ask[q], opts.ask[q])
@@ -218,8 +228,9 @@ def trade_phase(state: GameState, p: jax.Array, actions: tuple) -> tuple[GameSta
     """The trade endpoint for player ``p``: expiry, answers to incoming offers, one new offer."""
     accept_deny, ask, offer, counterparty = actions
     state = expire_deals(update_met(state), p)
-    state, decisions = settle_offers(state, p, accept_deny)
-    state, asked, offered, to = make_offer(state, p, ask, offer, counterparty)
+    tiles = resource_tile_counts(state)
+    state, decisions = settle_offers(state, p, accept_deny, tiles)
+    state, asked, offered, to = make_offer(state, p, ask, offer, counterparty, tiles)
     return state, TradeExecuted(decisions, asked, offered, to)
 
 

@@ -95,72 +95,59 @@ def caravan_targets(
     return move, send
 
 
-def _route_yields(state: GameState, p: jax.Array, origin: jax.Array, to_player: jax.Array) -> jax.Array:
-    """(2, 10) yields per turn of a route from ``p``'s city ``origin`` to ``to_player`` (6+ = city state)."""
+def route_table(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, 3, 2, 10) yields per turn of a route from each city of ``p`` to (own, city-state,
+    foreign) cities, (origin, destination) sides. Computed once per unit phase: nothing a route
+    depends on changes while ``p``'s units act."""
     tb = load_tables()
     r = tb.rules
-    c, pl = state.cities, state.players
-    city_mods = c.buildings[p, origin].astype(jnp.float32) @ const(tb.building_city_mods)
+    c, pl, t = state.cities, state.players, state.tiles
+    city_mods = c.buildings[p].astype(jnp.float32) @ const(tb.building_city_mods)  # (10, M)
     emp = empire_modifiers(state, p)
 
-    def mod(row: jax.Array, name: str) -> jax.Array:
-        return row[tb.modifier(name)]
+    def mod(rows: jax.Array, name: str) -> jax.Array:
+        return rows[..., tb.modifier(name)]
 
     res = state.layers.resource.astype(jnp.int32)
-    imp = state.tiles.improvement.astype(jnp.int32)
+    imp = t.improvement.astype(jnp.int32)
     reveal = pl.techs[p][jnp.maximum(const(tb.resource_reveal)[res], 0)]
-    mine = (state.tiles.owner == p) & (state.tiles.owner_city == origin)
-    centre = jnp.arange(N_TILES) == c.pos[p, origin]
-    improved = (res > 0) & reveal & mine & ((const(tb.resource_improvement)[res] == imp) | centre)
+    centre = jnp.zeros(N_TILES + 1, bool).at[jnp.where(c.exists[p], c.pos[p], N_TILES)].set(True)[:N_TILES]
+    improved = (res > 0) & reveal & (t.owner == p) & ((const(tb.resource_improvement)[res] == imp) | centre)
+    per_city = (
+        jnp.zeros(MAX_CITIES + 1).at[jnp.where(improved, t.owner_city, MAX_CITIES)].add(1.0)[:MAX_CITIES]
+    )
     gold = (
         r["trade_route_base_gold"]
-        + r["trade_route_gold_per_city_gold"] * c.yields[p, origin, GOLD]
-        + r["trade_route_gold_per_resource"] * improved.sum()
-    )
+        + r["trade_route_gold_per_city_gold"] * c.yields[p, :, GOLD]
+        + r["trade_route_gold_per_resource"] * per_city
+    )  # (10,)
     science = pl.techs[p].sum() / 10.0 * r["trade_route_science_per_10_techs"]
     founder = const(tb.tenet_kind == TENET_KINDS.index("founder"))
     pressure = r["trade_route_pressure"] * (pl.tenets[p] & founder).any()
     troubadours = pl.tenets[p, tb.tenet("religious_troubadours")].astype(jnp.float32)
-    z = jnp.zeros(ROUTE_YIELDS)
     granary, workshop = mod(city_mods, "trade_food") > 0, mod(city_mods, "trade_production") > 0
     food_opts, prod_opts = r["trade_route_own_food"], r["trade_route_own_production"]
-    own_food = jnp.where(granary, food_opts[1], jnp.where(workshop, prod_opts[0], food_opts[0]))
-    own = jnp.stack([z, z.at[0].set(own_food).at[1].set(jnp.where(workshop, prod_opts[1], 0.0))])
-    cs = jnp.stack(
-        [
-            z.at[0]
-            .set(mod(emp, "cs_trade_food"))
-            .at[1]
-            .set(mod(emp, "cs_trade_production"))
-            .at[GOLD]
-            .set(gold / 2),
-            z.at[INFLUENCE].set(r["trade_route_influence"] + mod(emp, "cs_trade_influence")),
-        ]
+    z = jnp.zeros((MAX_CITIES, ROUTE_YIELDS))
+    own_to = z.at[:, 0].set(jnp.where(granary, food_opts[1], jnp.where(workshop, prod_opts[0], food_opts[0])))
+    own_to = own_to.at[:, 1].set(jnp.where(workshop, prod_opts[1], 0.0))
+    cs_from = z.at[:, 0].set(mod(emp, "cs_trade_food")).at[:, 1].set(mod(emp, "cs_trade_production"))
+    cs_from = cs_from.at[:, GOLD].set(gold / 2)
+    cs_to = z.at[:, INFLUENCE].set(r["trade_route_influence"] + mod(emp, "cs_trade_influence"))
+    far_from = z.at[:, GOLD].set(gold + mod(city_mods, "trade_gold_origin"))
+    far_from = far_from.at[:, 3].set(3.0 * troubadours).at[:, 5].set(science)
+    far_to = z.at[:, GOLD].set(gold / 2 + mod(city_mods, "trade_gold_destination"))
+    far_to = far_to.at[:, 5].set(science / 2).at[:, 7].set(r["trade_route_tourism"])
+    table = jnp.stack(
+        [jnp.stack([z, own_to], 1), jnp.stack([cs_from, cs_to], 1), jnp.stack([far_from, far_to], 1)], 1
     )
-    foreign = jnp.stack(
-        [
-            z.at[GOLD]
-            .set(gold + mod(city_mods, "trade_gold_origin"))
-            .at[3]
-            .set(3.0 * troubadours)
-            .at[5]
-            .set(science),
-            z.at[GOLD]
-            .set(gold / 2 + mod(city_mods, "trade_gold_destination"))
-            .at[5]
-            .set(science / 2)
-            .at[7]
-            .set(r["trade_route_tourism"]),
-        ]
-    )
-    out = jnp.where(to_player == p, own, jnp.where(to_player >= N_PLAYERS, cs, foreign))
-    return out.at[1, PRESSURE].set(pressure)
+    return table.at[:, :, 1, PRESSURE].set(pressure)
 
 
 def caravan_action(
-    state: GameState, p: jax.Array, slot: jax.Array, cat: jax.Array, target: jax.Array
+    state: GameState, p: jax.Array, slot: jax.Array, cat: jax.Array, target: jax.Array, table: jax.Array
 ) -> GameState:
-    """Apply category 16 or 17 (any other ``cat`` leaves the state as it is)."""
+    """Apply category 16 or 17 (any other ``cat`` leaves the state as it is); ``table`` is
+    :func:`route_table`."""
     tb = load_tables()
     u, c, tr = state.units, state.cities, state.trade
     moving, sending = cat == MOVE_CARAVAN, cat == SEND_CARAVAN
@@ -169,7 +156,8 @@ def caravan_action(
     at_cs = state.layers.cs_sites == target  # (12,)
     to_player = jnp.where(at_cs.any(), N_PLAYERS + jnp.argmax(at_cs), jnp.argmax(at_city.any(1)))
     to_city = jnp.where(at_cs.any(), 0, jnp.argmax(at_city[jnp.argmax(at_city.any(1))]))
-    yields = _route_yields(state, p, jnp.maximum(origin, 0), to_player)
+    kind = jnp.where(to_player == p, 0, jnp.where(to_player >= N_PLAYERS, 1, 2))
+    yields = table[jnp.maximum(origin, 0), kind]
     at = (p, slot)
 
     def put(arr: jax.Array, value: jax.Array | float | int, go: jax.Array) -> jax.Array:

@@ -188,7 +188,7 @@ def attack_targets(
         (dist == 1) & melee & empty & closed_borders(state, p) & (enter_cost(state, sailing) < IMPASSABLE)
     )
     targets = in_range & (enemy_military | enemy_city | (enemy_civilian & melee))
-    return (targets | invade) & is_military(kind) & (kind > 0) & ~trade.peace_blocked(state, p, occ)
+    return (targets | invade) & is_military(kind) & (kind > 0)
 
 
 def closed_borders(state: GameState, p: jax.Array) -> jax.Array:
@@ -461,6 +461,8 @@ def unit_phase(
     state = finish_builds(state._replace(units=units), p)
     cats = const(tb.unit_categories)
     n_cat = cats.shape[1]
+    # Fixed while p's units act (p cannot hurt those it gives peace to): computed once.
+    routes, peace = trade_routes.route_table(state, p), trade.peace_blocked(state, p, occupancy(state))
 
     def act(st: GameState, xs: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[GameState, jax.Array]:
         slot, tscore, hscore = xs
@@ -469,7 +471,7 @@ def unit_phase(
         occ = occupancy(st)
         dist = distance_from(jnp.maximum(pos, 0))
         reach = reachable(st, p, slot, occ)
-        targets = attack_targets(st, p, slot, dist, occ)
+        targets = attack_targets(st, p, slot, dist, occ) & ~peace
         legal = jnp.zeros(n_cat, bool)
         legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
         legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
@@ -493,7 +495,7 @@ def unit_phase(
         st = _settle(st, p, slot, cat == SETTLE)
         st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
         st = _combat(st, p, slot, tgt, occ, cat == COMBAT)
-        st = trade_routes.caravan_action(st, p, slot, cat, tgt)
+        st = trade_routes.caravan_action(st, p, slot, cat, tgt, routes)
         return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])
 
     slots = jnp.arange(MAX_UNITS, dtype=jnp.int32)
