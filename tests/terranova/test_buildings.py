@@ -106,7 +106,7 @@ def test_granary_adds_food_on_worked_wheat(city):
 
 def test_prerequisites_are_masks(city):
     s, _ = city
-    mask = jax.jit(lambda s: build_mask(s, P0, jnp.int32(0), jnp.zeros(148, bool), jnp.zeros(2, jnp.int32)))
+    mask = jax.jit(lambda s: build_mask(s, P0, jnp.int32(0), jnp.zeros(148, bool), jnp.zeros(4, jnp.int32)))
     m = np.asarray(mask(s))
     assert not m[TB.building("pyramids")]  # needs Liberty's opener
     assert not m[TB.building("stable")]  # needs horses, sheep or cattle

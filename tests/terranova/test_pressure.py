@@ -130,7 +130,7 @@ def test_city_states_count_whole_thresholds(world):
     assert (got[:, 0] == np.floor(per_turn * 4 / 100)).all() and not got[:, 1:].any()
 
 
-def test_the_trade_route_input_is_zero_until_trade_routes_exist(world):
+def test_the_trade_route_input_is_zero_without_routes(world):
     s, _ = world
     cities, cs = trade_route_pressure(s, P0)
     assert cities.shape == (10, 6, 10) and cs.shape == (10, 12)

@@ -55,6 +55,15 @@ def check_invariants(s, obs) -> None:
     world = tb.building_kind == 1
     assert (s.cities.buildings[..., world].sum((0, 1)) <= 1).all(), "a world wonder stands twice"
     assert not s.cities.buildings[~s.cities.exists].any(), "a building in a city that does not exist"
+    tr = s.trade
+    assert ((tr.length >= 0) & (tr.length <= 15)).all() and (
+        (tr.length > 0) == (tr.ledger > 0).any((1, 3))
+    ).all()
+    assert (tr.ledger[np.arange(6), np.arange(6)] == 0).all(), "a deal with oneself"
+    routed = tr.route_to_player >= 0
+    assert (s.units.kind[routed & (s.units.kind > 0)] == tb.unit("caravan")).all(), (
+        "a route without a caravan"
+    )
     pl = s.players
     assert (pl.faith >= 0).all() and (pl.culture >= 0).all() and (pl.culture_total >= 0).all()
     assert (pl.free_techs >= 0).all() and (pl.free_policies >= 0).all()
@@ -158,7 +167,15 @@ def check_executed(before, after, ex) -> None:
     p = int(before.player)
     known = before.players.techs[p]
     trade, policy, tenet, tech, (ucat, utgt), (worked, built) = ex
-    assert (trade[0] == -1).all()
+    decisions, ask, offer, to = trade
+    assert set(np.asarray(decisions).tolist()) <= {-1, 0, 1} and decisions[p] == -1
+    if to >= 0:  # an offer: to a met player with a free ledger slot, of real items
+        assert to != p and ask > 0 and offer > 0 and after.trade.met[p, to]
+        assert (before.trade.length[to] <= 1).any() and (before.trade.length[p] <= 1).any()
+        if before.players.at_war[p, to] and decisions[to] != 1:
+            assert ask == offer == 3, "at war, the only deal is peace for peace"
+    else:
+        assert ask == offer == -1
     check_tenets(before, after, p, tenet)
     era = tb.tech_era[known].max()
     adopted = before.players.policies[p]
@@ -180,11 +197,21 @@ def check_executed(before, after, ex) -> None:
         kind, pos = before.units.kind[p, slot], before.units.pos[p, slot]
         cat, tgt = ucat[slot], utgt[slot]
         assert kind > 0 and tb.unit_categories[kind, cat] and tgt >= 0
+        capital = before.cities.pos[p][before.cities.exists[p] & before.cities.capital[p]]
+        peace = (decisions == 1) & before.players.at_war[p] & ~after.players.at_war[p]
+        if len(capital) and peace[before.tiles.owner[pos]] and before.tiles.owner[pos] >= 0:
+            pos = capital[0]  # peace this turn sent it home from the other side's land first
         d = distance_np(pos, tgt)
         if cat == 0:
             assert 1 <= d <= 3 * tb.unit_moves[kind]
         elif cat == 18:
             assert 1 <= d <= tb.unit_range[kind]
+        elif cat == 16:  # move caravan: to another of its owner's cities
+            assert tgt in before.cities.pos[p][before.cities.exists[p]] and pos in before.cities.pos[p]
+        elif cat == 17:  # send caravan: from its city to a city or city state in range
+            cities = before.cities.pos[before.cities.exists]
+            assert (tgt in cities or tgt in before.layers.cs_sites) and 1 <= d < 15 * 1.75
+            assert after.done or after.trade.route_to_player[p, slot] >= 0
         else:
             assert tgt == pos
         if cat == 1:

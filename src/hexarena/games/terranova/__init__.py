@@ -54,11 +54,19 @@ from great artists and happiness, tourism onto met rivals (``great_people``; its
 ``great_people_text``), free units from wonders and policies. Not yet: the modifier columns of city
 states, trade, kills and XP (set by their buildings and policies, read when the systems land).
 
+Stage 3 (issue 15), trade: the four trade endpoints (``trade``: one offer a turn, accept/deny,
+15-turn deals in a ledger of 10 per player; embassy, 5 gold per turn, peace, the 52 resources;
+peace ends a war and binds the giver; a war cancels the deals) and caravans (``trade_routes``:
+unit categories 16 and 17, routes to own, foreign and city-state cities within 15 tiles for 14
+turns with the original's yields; ``trade_route_cs_influence`` and ``trade_route_pressure`` for
+the city-state and religion stages); orders ``offer blue: 5 gold/turn for peace``, ``accept red``,
+``unit 3 send 12,40``; the text view's trade section (``trade_text``).
+
 Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
 found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles
 around a unit, so very long road trips are cut; any one improved source of a strategic resource
 enables its units (no counts); cities do not shoot; borders are closed to players at peace, and a
-melee unit entering them declares war (peace is a trade item of a later stage); city states are
+melee unit entering them declares war (peace is a trade item: stage 3); city states are
 sites with a ring of territory, which block movement and settling but do not act; units fight at
 full strength whatever their health; a unit finished in a city whose tile holds a unit of the same
 class waits there until the tile is free.

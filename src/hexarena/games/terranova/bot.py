@@ -12,6 +12,7 @@ import numpy as np
 
 from hexarena.core.contract import GameState
 from hexarena.core.players import Reply, SeededPlayer
+from hexarena.games.terranova.bot_trade import peace_plan
 from hexarena.games.terranova.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.state import MAX_CITIES
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
@@ -122,7 +123,8 @@ def plan(
         str(c): builds if capital[c] or prod[c] >= SETTLER_PRODUCTION or c not in mine else slow
         for c in range(MAX_CITIES)
     }
-    return {"tech": techs, "policy": list(policy_order()), "units": orders, "build": build, "work": work}
+    move = {"tech": techs, "policy": list(policy_order()), "units": orders, "build": build, "work": work}
+    return {**move, "trade": peace_plan(obs, me)}
 
 
 def policy_order() -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from hexarena.games.terranova.tables import (
     SCIENCE,
     load_tables,
 )
+from hexarena.games.terranova.trade_routes import num_trade_routes, route_city_yields
 from hexarena.games.terranova.units import spawn_unit
 from hexarena.games.terranova.world import (
     const,
@@ -45,6 +46,7 @@ from hexarena.games.terranova.world import (
     neighbor_table,
     occupancy,
     player_yields,
+    resource_counts,
     tile_class_map,
     work_frames,
 )
@@ -90,7 +92,12 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
     tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, pol.tile_bonus)
     tile_sum = (worked[..., None] * tile_y).sum(1)
     tile_sum = jnp.concatenate([tile_sum, jnp.zeros((MAX_CITIES, 1))], axis=1)
-    flat = built @ const(tb.building_yields) + pol.flat + specialist_yields(state, p)
+    flat = (
+        built @ const(tb.building_yields)
+        + pol.flat
+        + specialist_yields(state, p)
+        + route_city_yields(state, p)
+    )
     per_pop = (built @ const(tb.building_per_pop) + pol.per_pop) * pop[:, None]
     per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
     percent = built @ const(tb.building_percent) + pol.percent
@@ -139,7 +146,6 @@ def fixed_build_mask(state: GameState, p: jax.Array) -> jax.Array:
         const(tb.unit_obsolete)[1:] & techs, axis=1
     )
     u_ok &= jnp.all(~const(tb.unit_resource)[1:] | owned_res, axis=1)
-    u_ok &= jnp.arange(1, len(tb.unit_names)) != tb.unit("caravan")  # trade routes arrive in a later stage
     return jnp.concatenate([b_ok, jnp.broadcast_to(u_ok, (MAX_CITIES, u_ok.shape[0]))], axis=1)
 
 
@@ -151,7 +157,8 @@ def build_mask(
     counts: jax.Array,
     fixed: jax.Array | None = None,
 ) -> jax.Array:
-    """(185,) what city ``cs`` may start now, given wonders claimed and queued unit counts.
+    """(185,) what city ``cs`` may start now, given wonders claimed and queued unit counts
+    (:func:`unit_counts`: units, settlers, caravans, caravan slots).
 
     ``fixed`` is the city's row of :func:`fixed_build_mask` (computed here when not given); the
     rest (buildings already there, wonders built or claimed, unit caps) changes during the scan.
@@ -164,21 +171,34 @@ def build_mask(
     b_ok = ~built_here & jnp.all(~const(tb.building_req) | built_here, axis=1)
     b_ok &= (kind != 1) | (~c.buildings.any((0, 1)) & ~claims)
     b_ok &= (kind != 2) | (~c.buildings[p].any(0) & ~claims)
-    settler = jnp.arange(1, len(tb.unit_names)) == tb.unit("settler")
-    n_units, n_settlers = counts[0], counts[1]
+    types = jnp.arange(1, len(tb.unit_names))
+    settler, caravan = types == tb.unit("settler"), types == tb.unit("caravan")
+    n_units, n_settlers, n_caravans, route_slots = counts[0], counts[1], counts[2], counts[3]
     u_ok = (n_units < MAX_UNITS) & (~settler | (c.exists[p].sum() + n_settlers < MAX_CITIES))
+    u_ok &= ~caravan | (n_caravans < route_slots)
     return fixed & jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
 
 
-def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
-    """(53,) resource kinds on tiles of ``p`` that carry their improvement and are revealed."""
+def unit_counts(state: GameState, p: jax.Array) -> jax.Array:
+    """(4,) int32 for the unit caps: units, settlers and caravans of ``p`` (alive or being built),
+    and the caravans it may keep (``trade_routes.num_trade_routes``)."""
     tb = load_tables()
-    res = state.layers.resource.astype(jnp.int32)
-    imp = state.tiles.improvement.astype(jnp.int32)
-    reveal = const(tb.resource_reveal)[res]
-    ok = (state.tiles.owner == p) & (res > 0) & (const(tb.resource_improvement)[res] == imp)
-    ok &= state.players.techs[p][jnp.maximum(reveal, 0)]
-    return jnp.zeros(len(tb.resource_names), bool).at[jnp.where(ok, res, 0)].max(ok)
+    c, kind = state.cities, state.units.kind[p]
+    queued = jnp.where(c.exists[p], c.constructing[p], -1) - BUILDING_SLOTS + 1
+    settler, caravan = tb.unit("settler"), tb.unit("caravan")
+    return jnp.stack(
+        [
+            (kind > 0).sum() + (queued > 0).sum(),
+            (kind == settler).sum() + (queued == settler).sum(),
+            (kind == caravan).sum() + (queued == caravan).sum(),
+            num_trade_routes(state, p),
+        ]
+    ).astype(jnp.int32)
+
+
+def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
+    """(53,) resource kinds ``p`` has a source of (tiles and deals: ``world.resource_counts``)."""
+    return resource_counts(state, p) > 0
 
 
 def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -> GameState:
@@ -239,9 +259,6 @@ def production_phase(
     current = jnp.where(c0.constructing[p] < BUILDING_SLOTS, c0.constructing[p], BUILDING_SLOTS)
     in_progress = jnp.zeros(BUILDING_SLOTS, bool).at[current].set(True, mode="drop")
     claims = in_progress & (kind > 0)
-    queued = jnp.where(c0.exists[p], c0.constructing[p], -1) - BUILDING_SLOTS + 1
-    n_units = (state.units.kind[p] > 0).sum() + (queued > 0).sum()
-    n_settlers = (state.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum()
     state = state._replace(cities=c0._replace(culture=c0.culture.at[p].add(culture_yield)))
     mods = city_modifiers(state, p) + empire_modifiers(state, p)
     fixed = fixed_build_mask(state, p)
@@ -261,8 +278,14 @@ def production_phase(
             (jnp.arange(BUILDING_SLOTS) == b) & (choice >= 0) & (choice < BUILDING_SLOTS) & (kind > 0)
         )
         new_unit = choice >= BUILDING_SLOTS
+        new_type = choice - BUILDING_SLOTS + 1
         counts = counts + jnp.stack(
-            [new_unit, new_unit & (choice - BUILDING_SLOTS + 1 == tb.unit("settler"))]
+            [
+                new_unit,
+                new_unit & (new_type == tb.unit("settler")),
+                new_unit & (new_type == tb.unit("caravan")),
+                0,
+            ]
         )
         idle = c.exists[p, cs] & (item < 0)
         at = jnp.maximum(item, 0)
@@ -296,7 +319,7 @@ def production_phase(
         return (st, claims, counts), (choice, gold, grants)
 
     xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield, mods, fixed, policy_pct)
-    counts = jnp.stack([n_units, n_settlers]).astype(jnp.int32)
+    counts = unit_counts(state, p)
     (state, _, _), (chosen, gold, grants) = jax.lax.scan(per_city, (state, claims, counts), xs)
     return state, chosen, gold.sum(), grants.sum(0)
 

@@ -10,7 +10,11 @@ The sparse form is a JSON object; every key is optional, and anything left out s
                "2": {"categories": ["combat", "move"],      # or ranked categories
                      "targets": [1300, 1234]}},             # and ranked target tiles
      "build": {"0": ["worker", "monument"]},              # city slot -> ranked buildables
-     "work": {"0": [3, 7, 1]}}                            # city slot -> ranked work-area slots 0..35
+     "work": {"0": [3, 7, 1]},                            # city slot -> ranked work-area slots 0..35
+     "trade": {"to": [2, 4],                              # ranked counterparties (players 0..5)
+               "ask": ["peace", "iron"],                  # ranked items to receive (or {"2": [...]})
+               "offer": ["gold_per_turn"],                # ranked items to give
+               "accept": [1]}}                            # players whose offers to accept (rest denied)
 
 Ranked lists become descending scores, so the first item that is legal wins. A dense move is the
 spec's nested tuple (as nested lists) without the leading device and game axes.
@@ -27,10 +31,12 @@ from hexarena.core.errors import IllegalMoveError
 from hexarena.core.frozen import thaw
 from hexarena.games.terranova.geometry import COLS, N_TILES, neighbors
 from hexarena.games.terranova.spaces import ACTION_SHAPES, N_CITIZENS, map_shapes
-from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
+from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS
 from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
+from hexarena.games.terranova.trade import ACCEPT, N_ITEMS, item_names
 
-SPARSE_KEYS = ("tech", "policy", "tenet", "units", "build", "work")
+SPARSE_KEYS = ("tech", "policy", "tenet", "units", "build", "work", "trade")
+TRADE_KEYS = ("to", "ask", "offer", "accept", "deny")
 
 
 def buildable_names() -> tuple[str, ...]:
@@ -116,7 +122,41 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
     for key, order in dict(move.get("work", {})).items():
         ranked = _ranked(order, (), N_CITIZENS, "work-area slot")
         worked[_slot(key, MAX_CITIES, "city")] = ranked[None, :]
+    if "trade" in move:
+        _trade_scores(move["trade"], dense[0])
     return dense
+
+
+def _trade_scores(order: Any, dense: tuple) -> None:
+    """Fill the trade endpoint's scores (accept/deny, ask, offer, counterparty) from a sparse order."""
+    if not isinstance(order, Mapping):
+        raise IllegalMoveError(f"trade order must be an object, got {order!r}")
+    unknown = set(order) - set(TRADE_KEYS)
+    if unknown:
+        raise IllegalMoveError(f"unknown trade keys {sorted(unknown)}; a trade order uses {list(TRADE_KEYS)}")
+    accept_deny, ask, offer, counterparty = dense
+    items = item_names()
+    players = tuple(str(i) for i in range(N_PLAYERS))
+    if "to" in order:
+        to = order["to"] if isinstance(order["to"], (list, tuple)) else [order["to"]]
+        counterparty[:] = _ranked(
+            [str(v) if isinstance(v, int) else v for v in to], players, N_PLAYERS, "player"
+        )
+    if "ask" in order:
+        wanted = order["ask"]
+        if isinstance(wanted, Mapping):
+            for key, ranked in wanted.items():
+                ask[_slot(key, N_PLAYERS, "player")] = _ranked(ranked, items, N_ITEMS, "trade item")
+        else:
+            ask[:] = _ranked(wanted, items, N_ITEMS, "trade item")[None, :]
+    if "offer" in order:
+        offer[:] = _ranked(order["offer"], items, N_ITEMS, "trade item")
+    for key, column in (("accept", ACCEPT), ("deny", 1 - ACCEPT)):
+        who = order.get(key, [])
+        if not isinstance(who, (list, tuple)):
+            raise IllegalMoveError(f"trade {key} must be a list of players, got {who!r}")
+        for q in who:
+            accept_deny[_slot(q, N_PLAYERS, "player"), column] = 1.0
 
 
 def _check_dense(move: Sequence[Any]) -> tuple:

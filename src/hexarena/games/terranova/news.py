@@ -1,4 +1,5 @@
-"""What happened since a player's last turn: contacts, wars, peace, cities founded or lost, wonders.
+"""What happened since a player's last turn: contacts, wars, peace, deals, cities founded or lost,
+wonders.
 
 After every move the adapter notes a few public facts (:class:`Facts`) for the player who moved;
 when that player's turn comes again, :func:`news` compares them with the facts of now and says
@@ -16,6 +17,7 @@ from hexarena.games.terranova.geometry import COLS
 from hexarena.games.terranova.recorder import ROLES
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.trade_text import item_text
 
 
 class Facts(NamedTuple):
@@ -23,6 +25,8 @@ class Facts(NamedTuple):
     at_war: np.ndarray  # (6, 6) bool
     city_pos: np.ndarray  # (6, 10) int tile, -1 none
     wonders: np.ndarray  # (6, 148) bool: world wonders each player owns
+    offers: np.ndarray | None = None  # (6, 6, 2) trade offers out: [from, to] = (offered, asked)
+    deals: np.ndarray | None = None  # (6, 6) deals running in [p]'s ledger with [q]
 
 
 def contacts(state: GameState, met: np.ndarray | None) -> np.ndarray:
@@ -49,6 +53,8 @@ def facts_of(state: GameState, met: np.ndarray) -> Facts:
         at_war=np.asarray(state.players.at_war).copy(),
         city_pos=np.where(exists, np.asarray(state.cities.pos), -1),
         wonders=np.asarray(state.cities.buildings).any(1) & world[None, :],
+        offers=np.asarray(state.trade.offers).copy(),
+        deals=(np.asarray(state.trade.ledger) > 0).any(-1).sum(-1),
     )
 
 
@@ -93,7 +99,24 @@ def news(before: Facts | None, now: Facts, me: int, seen: np.ndarray) -> list[st
         for tile in sorted(old - new):
             if q == me and not any(tile in now.city_pos[p] for p in range(len(ROLES))):
                 out.append(f"Your city at {_at(tile)} was destroyed.")
+    out += trade_news(before, now, me)
     for q, b in zip(*np.nonzero(now.wonders & ~before.wonders), strict=True):
         if q != me:
             out.append(f"{ROLES[q].capitalize()} completed the world wonder {tb.building_names[b]}.")
+    return out
+
+
+def trade_news(before: Facts, now: Facts, me: int) -> list[str]:
+    """Deals offered to ``me`` and deals agreed since its last turn."""
+    if now.offers is None or before.deals is None:
+        return []
+    out = []
+    for q in np.flatnonzero(now.offers[:, me, 0] > 0):
+        give, ask = (int(x) for x in now.offers[q, me])
+        out.append(
+            f"Deal offered: {ROLES[q]} offers {item_text(give)} for your {item_text(ask)} "
+            f"('accept {ROLES[q]}' or 'deny {ROLES[q]}')."
+        )
+    for q in np.flatnonzero(now.deals[me] > before.deals[me]):
+        out.append(f"Deal agreed with {ROLES[q]} (15 turns; see Trade).")
     return out

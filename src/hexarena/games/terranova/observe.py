@@ -5,8 +5,12 @@ on never-seen tiles. Tiles seen before but not visible now show what the player 
 :class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
 threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
 (``culture_info``: on buildings, on tiles) are live; so are specialists, great-work slots and great
-works, great person points and threshold, and tourism (rows of rivals not met yet: -1). Fields of
-later stages (trade, religion, city states) are present with their shapes and hold zeros or -1.
+works, great person points and threshold, and tourism (rows of rivals not met yet: -1); religion
+(followers, tenets per city, pressure); the trade fields (``trade.observed``: offers as (asked of
+you, offered to you), the ledger as (you give, you get), -1 where empty) and the caravans'
+(``trade_routes.observed``; route yields in the original's column order: 8 city yields, influence,
+religious pressure). Fields of later stages (city states) are present with their shapes and hold
+zeros or -1.
 """
 
 from __future__ import annotations
@@ -16,13 +20,14 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
+from hexarena.games.terranova import trade, trade_routes
 from hexarena.games.terranova.beliefs import city_tenets
 from hexarena.games.terranova.cities import resources_owned
 from hexarena.games.terranova.effects import civic_part, policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.great_people import city_gpp, great_work_slots, has_met, specialists
 from hexarena.games.terranova.policies import next_policy_cost
-from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
+from hexarena.games.terranova.state import MAX_CITIES, N_PLAYERS, GameState
 from hexarena.games.terranova.step import player_scores
 from hexarena.games.terranova.tables import N_YIELDS, load_tables
 from hexarena.games.terranova.units import city_defence
@@ -89,10 +94,7 @@ def _units_obs(state: GameState, o: jax.Array) -> Obs:
         "unit_ap": hide(u.moves),
         "engaged_for_n_turns": jnp.where(u.kind[o] > 0, own_engaged, -1),
         "engaged_action_id": u.engaged_action[o].astype(jnp.int32),
-        "trade_to_player_int": jnp.full(MAX_UNITS, -1, jnp.int32),
-        "trade_to_city_int": jnp.full(MAX_UNITS, -1, jnp.int32),
-        "trade_from_city_int": jnp.full(MAX_UNITS, -1, jnp.int32),
-        "trade_yields": jnp.zeros((MAX_UNITS, 2, 10), jnp.float32),
+        **trade_routes.observed(state, o),
         "combat_bonus_accel": hide(jnp.ones_like(u.hp)),
         "health": hide(u.hp),
     }
@@ -242,7 +244,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "culture_reserves": pl.culture[o],
         "faith_reserves": pl.faith[o],
         "is_researching": pl.researching[o],
-        "num_trade_routes": jnp.int32(2),
+        "num_trade_routes": trade_routes.num_trade_routes(state, o),
         "cs_perturn_influence": jnp.zeros(12, jnp.float32),
         "num_delegates": jnp.zeros(N_PLAYERS, jnp.int32),
         "culture_threshold": next_policy_cost(state, o),
@@ -268,11 +270,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "culture_total": pl.culture_total,
         "citystate_info": _citystate_obs(state, seen),
         "visibility_map": _grid(vis.astype(jnp.int32)),
-        "trade_offers": jnp.full((N_PLAYERS, 2), -1, jnp.int32),
-        "trade_ledger": jnp.full((N_PLAYERS, 10, 2), -1, jnp.int32),
-        "trade_length_ledger": jnp.zeros(10, jnp.int32),
-        "trade_gpt_adjustment": jnp.float32(0),
-        "trade_resource_adjustment": jnp.zeros(52, jnp.float32),
+        **trade.observed(state, o),
         "have_met": _have_met(state, o),
         "at_war": pl.at_war.astype(jnp.int32),
         "has_sacked": pl.has_sacked.astype(jnp.int32),

@@ -12,10 +12,12 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from hexarena.games.terranova.cities import build_mask
+from hexarena.games.terranova.cities import build_mask, unit_counts
 from hexarena.games.terranova.policies import policy_mask
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
+from hexarena.games.terranova.trade import expire_deals, offer_options, peace_blocked
+from hexarena.games.terranova.trade_routes import MOVE_CARAVAN, SEND_CARAVAN, caravan_targets
 from hexarena.games.terranova.units import (
     COMBAT,
     FIRST_BUILD,
@@ -41,12 +43,15 @@ def turn_start(state: GameState, p: jax.Array) -> GameState:
 
 
 def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
-    """Player ``p``'s options: ``categories`` (30, 19), ``reach`` and ``attack`` (30, H) bool per
-    unit slot, ``build`` (10, 185) bool per city (what it may start once its current build is done:
-    a started build is locked), ``techs`` (81,) and ``policies`` (54,) bool."""
+    """Player ``p``'s options: ``categories`` (30, 19), ``reach``, ``attack``, caravan targets
+    ``relocate`` (category 16) and ``send`` (17) (30, H) bool per unit slot; trade offers
+    ``trade_partners`` (6,), ``trade_ask`` and ``trade_offer`` (6, 56) (``trade.offer_options``);
+    ``build`` (10, 185) bool per city (what it may start once its current build is done: a started
+    build is locked), ``techs`` (81,) and ``policies`` (54,) bool."""
     tb = load_tables()
     st = turn_start(state, p)
     occ = occupancy(st)
+    peace = peace_blocked(st, p, occ)
     cats = const(tb.unit_categories)
 
     def per_unit(slot: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -54,36 +59,39 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
         idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0) & (st.units.moves[p, slot] > 0)
         dist = distance_from(jnp.maximum(pos, 0))
         reach = reachable(st, p, slot, occ)
-        targets = attack_targets(st, p, slot, dist, occ)
+        targets = attack_targets(st, p, slot, dist, occ) & ~peace
         legal = jnp.zeros(cats.shape[1], bool)
         legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
         legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
         legal = legal.at[COMBAT].set(targets.any())
+        to_city, to_route = caravan_targets(st, p, slot, dist, occ.civilian)
+        legal = legal.at[MOVE_CARAVAN].set(to_city.any()).at[SEND_CARAVAN].set(to_route.any())
         legal &= cats[kind] & idle
-        return legal, reach & legal[MOVE], targets & legal[COMBAT]
+        routes = to_city & legal[MOVE_CARAVAN], to_route & legal[SEND_CARAVAN]
+        return legal, reach & legal[MOVE], targets & legal[COMBAT], *routes
 
-    categories, reach, attack = jax.vmap(per_unit)(jnp.arange(MAX_UNITS, dtype=jnp.int32))
+    categories, reach, attack, relocate, send = jax.vmap(per_unit)(jnp.arange(MAX_UNITS, dtype=jnp.int32))
     c = st.cities
     current = jnp.where(c.constructing[p] < BUILDING_SLOTS, c.constructing[p], BUILDING_SLOTS)
     claims = jnp.zeros(BUILDING_SLOTS, bool).at[current].set(True, mode="drop")
     claims &= const(tb.building_kind) > 0
-    queued = jnp.where(c.exists[p], c.constructing[p], -1) - BUILDING_SLOTS + 1
-    counts = jnp.stack(
-        [
-            (st.units.kind[p] > 0).sum() + (queued > 0).sum(),
-            (st.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum(),
-        ]
-    ).astype(jnp.int32)
+    counts = unit_counts(st, p)
     free = st._replace(cities=c._replace(constructing=c.constructing.at[p].set(-1)))
     build = jax.vmap(lambda cs: build_mask(free, p, cs, claims, counts))(
         jnp.arange(MAX_CITIES, dtype=jnp.int32)
     )
     known = st.players.techs[p]
     techs = ~known & jnp.all(~const(tb.tech_prereq) | known, axis=1)
+    deals = offer_options(expire_deals(st, p), p)
     return {
         "categories": categories,
         "reach": reach,
         "attack": attack,
+        "relocate": relocate,
+        "send": send,
+        "trade_partners": deals.partners,
+        "trade_ask": deals.ask,
+        "trade_offer": deals.offer,
         "build": build,
         "techs": techs,
         "policies": policy_mask(st, p),

@@ -21,6 +21,11 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 ``tenet T[, T...]`` (``religion``)     religious tenets, most wanted first: a pantheon, then a
                                        founder and two followers, an enhancer, a reformation
                                        tenet; taken when faith allows
+``offer PLAYER: X for Y``              a trade offer: give X, receive Y (items: embassy,
+                                       gold per turn (``5 gold/turn``), peace, a resource)
+``accept PLAYER[, ...]`` / ``deny``    answer the offers made to you (unanswered: denied)
+``unit N send R,C`` (``trade``)        a caravan opens a trade route to the city there
+``unit N relocate R,C``                a caravan moves to another of your cities
 =====================================  =====================================================
 
 :func:`parse_orders` turns the text into the sparse JSON move of :mod:`.moves` with
@@ -31,8 +36,8 @@ mention (the technology, a unit, a city) gets the heuristic bot's preferences
 A policy order must name a policy adoptable now (the text view's "Can adopt now"); it is kept as
 the preference until the culture reserves reach the cost. A tenet order must name at least one
 tenet of the player's next religious stage that nobody holds (the text view's religion section); it
-is kept until the faith reaches the stage's cost. Orders for endpoints the simulator does not have
-yet (trade deals, caravans) are refused with a message saying so.
+is kept until the faith reaches the stage's cost. A trade offer must name a player you may offer to
+and items each side can give now (the text view's "Trade" section).
 """
 
 from __future__ import annotations
@@ -54,15 +59,8 @@ from hexarena.games.terranova.tables import load_tables
 FILL = "heuristic"
 POLICY_VERBS = ("policy", "policies", "adopt")
 TENET_VERBS = ("tenet", "tenets", "religion", "pantheon", "belief", "beliefs")
-NOW = "orders now: research, policy, tenet, city ... build/work, unit ... move/settle/attack/build"
-LATER_STAGE = {
-    "offer": "trade deals",
-    "accept": "trade deals",
-    "deny": "trade deals",
-    "reject": "trade deals",
-    "trade": "trade deals",
-    "caravan": "trade routes",
-}
+TRADE_VERBS = ("offer", "accept", "deny", "reject")
+ITEM_ALIASES = {"gold": "gold_per_turn", "gpt": "gold_per_turn", "gold_turn": "gold_per_turn"}
 UNIT_VERBS = {
     "move": "move",
     "go": "move",
@@ -73,6 +71,10 @@ UNIT_VERBS = {
     "attack": "combat",
     "combat": "combat",
     "fight": "combat",
+    "send": "send_caravan",
+    "trade": "send_caravan",
+    "relocate": "move_caravan",
+    "rebase": "move_caravan",
 }
 _PLACE = re.compile(r"^\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?$")
 
@@ -151,11 +153,9 @@ def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None
                 raise MoveParseError(f"order {quote_reply(order)}: which tenet? (see the religion section)")
             move["tenet"] = [lookup(n, tb.tenet_names, "tenet", order) for n in names]
             continue
-        if verb in LATER_STAGE:
-            raise MoveParseError(
-                f"order {quote_reply(order)}: {LATER_STAGE[verb]} are not in this stage of Terra Nova "
-                f"yet ({NOW})"
-            )
+        if verb in TRADE_VERBS:
+            _trade_order(move.setdefault("trade", {}), verb, order)
+            continue
         if verb in ("research", "tech", "techs", "study"):
             names = _split_list(" ".join(words[1:]))
             if not names:
@@ -183,7 +183,8 @@ def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None
         else:
             raise MoveParseError(
                 f"order {quote_reply(order)} not understood: orders start with research, policy, tenet, "
-                "city N or unit N (e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
+                "offer, accept, deny, city N or unit N "
+                "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
             )
     return move
 
@@ -197,6 +198,50 @@ def _policies(words: list[str], order: str, adoptable: Callable[[], Sequence[str
         return [lookup(n, load_tables().policy_names, "policy", order) for n in names]
     except MoveParseError as err:
         raise MoveParseError(f"{err}{can}") from None
+
+
+def player_of(text: str, order: str) -> int:
+    """A player named by its colour (``blue``) or number (``1``)."""
+    from hexarena.games.terranova.recorder import ROLES
+
+    key = norm(text)
+    if key.isdigit() and int(key) < len(ROLES):
+        return int(key)
+    if key in ROLES:
+        return ROLES.index(key)
+    raise MoveParseError(
+        f"order {quote_reply(order)}: unknown player {text.strip()!r} (players: {', '.join(ROLES)})"
+    )
+
+
+def trade_item(text: str, order: str) -> str:
+    """A trade item: embassy, gold per turn (``5 gold/turn``, ``gold``), peace or a resource."""
+    from hexarena.games.terranova.trade import item_names
+
+    key = norm(re.sub(r"^\s*\d+\s*", "", text.replace("/", " per ")))
+    key = ITEM_ALIASES.get(key.replace("_per_", "_"), key)
+    return lookup(key, item_names(), "trade item", order)
+
+
+def _trade_order(trade: dict[str, Any], verb: str, order: str) -> None:
+    body = order.split(None, 1)[1] if len(order.split(None, 1)) > 1 else ""
+    if verb == "offer":
+        m = re.match(r"^\s*([\w-]+)\s*:?\s*(.+?)\s+for\s+(.+)$", body, re.IGNORECASE)
+        if not m:
+            raise MoveParseError(
+                f"order {quote_reply(order)}: write an offer as 'offer PLAYER: ITEM for ITEM', "
+                "e.g. 'offer blue: 5 gold/turn for peace'"
+            )
+        if "to" in trade:
+            raise MoveParseError(f"order {quote_reply(order)}: one trade offer per turn")
+        trade["to"] = [player_of(m.group(1), order)]
+        trade["offer"] = [trade_item(m.group(2), order)]
+        trade["ask"] = [trade_item(m.group(3), order)]
+        return
+    who = [player_of(w, order) for w in _split_list(body)]
+    if not who:
+        raise MoveParseError(f"order {quote_reply(order)}: {verb} whose offer? name the player")
+    trade.setdefault("accept" if verb == "accept" else "deny", []).extend(who)
 
 
 def _unit_order(words: list[str], order: str) -> dict[str, Any]:
@@ -275,13 +320,15 @@ def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[
             )
         if "target" in order:
             tile = _tile(order["target"])
-            mask = opts["reach"][s] if order["category"] == "move" else opts["attack"][s]
+            key = {"move": "reach", "combat": "attack", "send_caravan": "send", "move_caravan": "relocate"}
+            mask = opts[key[order["category"]]][s]
             if not mask[tile]:
                 where = f"({tile // COLS}, {tile % COLS})"
                 raise IllegalMoveError(
                     f"unit {s} ({name}) {order['category']} {where}: out of reach this turn "
                     f"({int(mask.sum())} tiles possible; the text view lists the best)"
                 )
+    _check_trade(move.get("trade", {}), obs, opts)
     exists = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
     names = buildable_names()
     for slot, items in move.get("build", {}).items():
@@ -293,6 +340,30 @@ def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[
     for slot in move.get("work_tiles", {}):
         if not exists[int(slot)]:
             raise IllegalMoveError(f"city {int(slot)}: you have no city {int(slot)}")
+
+
+def _check_trade(trade: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
+    from hexarena.games.terranova.recorder import ROLES
+    from hexarena.games.terranova.trade import item_names
+
+    items = item_names()
+    if "to" in trade:
+        q, give, want = trade["to"][0], trade["offer"][0], trade["ask"][0]
+        what = f"offer {ROLES[q]}: {give} for {want}"
+        if not opts["trade_partners"][q]:
+            raise IllegalMoveError(
+                f"{what}: {ROLES[q]} cannot take an offer now (not met, yourself, or a full ledger)"
+            )
+        if not opts["trade_offer"][q][items.index(give)]:
+            raise IllegalMoveError(
+                f"{what}: you cannot give {give} now (at war only peace; a resource you have)"
+            )
+        if not opts["trade_ask"][q][items.index(want)]:
+            raise IllegalMoveError(f"{what}: {ROLES[q]} cannot give {want} now")
+    offers = np.asarray(obs["trade_offers"])
+    for q in (*trade.get("accept", ()), *trade.get("deny", ())):
+        if offers[q, 0] < 0:
+            raise IllegalMoveError(f"accept/deny {ROLES[q]}: {ROLES[q]} has made you no offer")
 
 
 def work_slots(move: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> dict[str, list[int]]:
@@ -320,6 +391,8 @@ def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[s
     for key in ("policy", "tenet"):
         if key in move or key in default:
             out[key] = move.get(key, default.get(key, []))
+    if "trade" in move or "trade" in default:
+        out["trade"] = move.get("trade", default.get("trade", {}))
     for key in ("units", "build", "work"):
         out[key] = {**default.get(key, {}), **move.get(key, {})}
     return out

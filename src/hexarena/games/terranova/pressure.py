@@ -12,8 +12,8 @@ from the largest other religion when the city has no unconverted citizen left) a
 restarts. City states keep no population: a religion's followers there are its whole thresholds of
 accumulated pressure.
 
-Trade routes add ``trade_route_pressure`` (6) a turn along each route; :func:`trade_route_pressure`
-is the input for it (zero until trade routes exist).
+Trade routes add ``trade_route_pressure`` (6) a turn along each route from a founder's city
+(``trade_routes.trade_route_pressure``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from hexarena.games.terranova import trade_routes
 from hexarena.games.terranova.beliefs import has_founded, holy_city
 from hexarena.games.terranova.effects import city_modifiers
-from hexarena.games.terranova.state import MAX_CITIES, N_PLAYERS, GameState
+from hexarena.games.terranova.state import N_PLAYERS, GameState
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.world import tile_distance
 
@@ -32,13 +33,9 @@ N_CITY_STATES = 12
 
 def trade_route_pressure(state: GameState, p: jax.Array) -> tuple[jax.Array, jax.Array]:
     """Extra pressure a turn that ``p``'s trade routes carry for its religion: ``(10, 6, 10)`` from
-    each city of ``p`` onto each player's cities and ``(10, 12)`` onto each city state.
-
-    The input trade routes feed (rules ``trade_route_pressure`` per route from a founder's city);
-    no trade route exists yet, so it is zero.
-    """
-    del state, p
-    return jnp.zeros((MAX_CITIES, N_PLAYERS, MAX_CITIES)), jnp.zeros((MAX_CITIES, N_CITY_STATES))
+    each city of ``p`` onto each player's cities and ``(10, 12)`` onto each city state."""
+    routes = trade_routes.trade_route_pressure(state)
+    return routes.cities[p], routes.city_states[p]
 
 
 def pressure_sent(state: GameState, p: jax.Array) -> tuple[jax.Array, jax.Array]:

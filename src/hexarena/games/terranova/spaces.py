@@ -2,7 +2,7 @@
 
 Actions are a nested tuple, in the spec's order::
 
-    ((accept_deny (6, 2), ask (6, 56), offer (56,), counterparty (6,)),   # trade (later stage)
+    ((accept_deny (6, 2), ask (6, 56), offer (56,), counterparty (6,)),   # trade (see trade.py)
      policy (54,),
      tenet (91,),                                                           # every religious stage
      tech (81,),
@@ -15,7 +15,10 @@ Index conventions: a tile is ``row * 66 + col``; a worked-tile slot ``j`` (0..35
 ``geometry.work_area()[city_tile, 1 + j]`` (rings 1 to 3 around the city, in walking order); a
 buildable ``b`` is building ``b`` for ``b < 148`` and unit type ``b - 147`` otherwise; unit action
 categories follow ``units.json`` (0 move, 1 settle, 2-15 worker builds, 16-17 caravans, 18 combat).
-Executed actions use the same indices, -1 where nothing was executed.
+Executed actions use the same indices, -1 where nothing was executed. Trade items: 0 none,
+1 embassy, 2 gold per turn, 3 peace, 3 + r resource r; accept/deny scores are ``(deny, accept)``
+as in the original (all zeros deny); the executed trade is (per sender 1 accepted / 0 denied /
+-1 no offer, ask, offer, counterparty).
 """
 
 from __future__ import annotations

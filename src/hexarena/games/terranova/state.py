@@ -153,6 +153,50 @@ def empty_religion() -> Religion:
 # --- end of Religion --------------------------------------------------------------------------
 
 
+# --- Trade (issue 15): deals between players and caravan routes ------------------------------------
+MAX_TRADE_DEALS = 10
+ROUTE_YIELDS = 10  # food, production, gold, faith, culture, science, happiness, tourism, influence, pressure
+
+
+class Trade(NamedTuple):
+    """Deals and caravan routes (``trade`` and ``trade_routes`` explain the rules).
+
+    Trade items: 0 none, 1 embassy, 2 gold per turn, 3 peace, 3 + r resource r (1..52). A deal sits
+    in both partners' ledgers, each side written as (item given, item received).
+    """
+
+    offers: jax.Array  # (6, 6, 2) int8 [from, to] = (item offered, item asked), 0 = no offer
+    ledger: jax.Array  # (6, 6, 10, 2) int8 [p, q, slot] = (item p gives q, item p gets from q)
+    length: jax.Array  # (6, 10) int8 turns left on each of p's ledger slots, 0 = free
+    gpt: jax.Array  # (6,) float32 net gold per turn from deals
+    resources: jax.Array  # (6, 52) int32 net resources from deals (resource id - 1)
+    met: jax.Array  # (6, 6) bool players that have seen each other (sticky)
+    route_to_player: jax.Array  # (6, 30) int8 per unit slot: 0..5 player, 6..17 city state, -1 none
+    route_to_city: jax.Array  # (6, 30) int8 destination city slot (0 for a city state), -1 none
+    route_from_city: jax.Array  # (6, 30) int8 origin city slot, -1 none
+    route_yields: jax.Array  # (6, 30, 2, 10) float32 per turn to the (origin, destination) city
+
+
+def initial_trade() -> Trade:
+    p, u = N_PLAYERS, MAX_UNITS
+    none = jnp.full((p, u), -1, jnp.int8)
+    return Trade(
+        offers=jnp.zeros((p, p, 2), jnp.int8),
+        ledger=jnp.zeros((p, p, MAX_TRADE_DEALS, 2), jnp.int8),
+        length=jnp.zeros((p, MAX_TRADE_DEALS), jnp.int8),
+        gpt=jnp.zeros(p, jnp.float32),
+        resources=jnp.zeros((p, 52), jnp.int32),
+        met=jnp.eye(p, dtype=bool),
+        route_to_player=none,
+        route_to_city=none,
+        route_from_city=none,
+        route_yields=jnp.zeros((p, u, 2, ROUTE_YIELDS), jnp.float32),
+    )
+
+
+# -----------------------------------------------------------------------------------------------------
+
+
 class GameState(NamedTuple):
     layers: MapLayers
     tiles: Tiles
@@ -168,6 +212,7 @@ class GameState(NamedTuple):
     auto_reset: jax.Array  # () bool: a finished game restarts (batched simulator) or stays (adapter)
     religion: Religion
     great: GreatPeople
+    trade: Trade  # deals and caravan routes (issue 15)
 
 
 def map_layers(game_map: GameMap) -> MapLayers:
@@ -270,6 +315,7 @@ def initial_state(
         auto_reset=jnp.asarray(auto_reset, bool),
         religion=empty_religion(),
         great=initial_great_people(),
+        trade=initial_trade(),
     )
 
 

@@ -1,12 +1,11 @@
-"""One player's turn in one game: research, units, cities, empire, fog, score, victory, reset.
+"""One player's turn in one game: trade, research, units, cities, empire, fog, score, victory, reset.
 
-The order inside a turn follows the original: religion (tenets, faith purchases, pressure) ->
-social policies -> technology choice -> units (scan over 30 slots) -> cities (yields, growth,
-borders, production) -> tourism, great people and golden ages (``great_people``) -> empire (gold,
-upkeep, science,
-happiness, culture and faith reserves, golden age) ->
-healing -> fog of war for every player -> score-delta reward -> next player, round counter,
-turn cap and domination victory -> a finished game restarts from its own map.
+The order inside a turn follows the original: trade deals (``trade``) -> religion (tenets, faith
+purchases, pressure) -> social policies -> technology choice -> units (scan over 30 slots; caravans:
+``trade_routes``) -> cities (yields, growth, borders, production) -> tourism, great people and
+golden ages (``great_people``) -> empire (gold, upkeep, science, happiness, culture and faith
+reserves, golden age) -> healing -> fog of war for every player -> score-delta reward -> next
+player, round counter, turn cap and domination victory -> a finished game restarts from its own map.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from hexarena.games.terranova import formulas
+from hexarena.games.terranova import formulas, trade, trade_routes
 from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
 from hexarena.games.terranova.effects import apply_grants, civic_rows, empire_modifiers
 from hexarena.games.terranova.great_people import grant_free_units, great_people_phase
@@ -71,6 +70,12 @@ def road_gold(state: GameState, p: jax.Array) -> jax.Array:
     return income - tb.rules["road_upkeep"] * roads
 
 
+def trade_gold(state: GameState, p: jax.Array) -> jax.Array:
+    """Gold per turn from trade deals (5 per gold-per-turn item, received minus given) and caravans
+    (Trade Unions)."""
+    return state.trade.gpt[p] + trade_routes.caravan_gold(state, p)
+
+
 def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.Array) -> GameState:
     """Gold, roads and upkeep (a deficit comes out of science), research, happiness, culture and faith
     reserves, the golden-age clock and the grants of buildings completed this turn.
@@ -86,7 +91,7 @@ def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.
     n_units = jnp.maximum((state.units.kind[p] > 0).sum() - free_units, 0)
     building_upkeep = (c.buildings[p] * const(tb.building_upkeep)).sum() * (1 + m["upkeep_pct"] / 100.0)
     upkeep = building_upkeep + formulas.unit_upkeep(n_units, state.turn)
-    gold = pl.gold[p] + empire[GOLD] + road_gold(state, p) - upkeep
+    gold = pl.gold[p] + empire[GOLD] + road_gold(state, p) - upkeep + trade_gold(state, p)
     happy_bonus = jnp.where(pl.happiness[p] > 0, mods[tb.modifier("science_pct_when_happy")], 0.0)
     science = jnp.maximum(empire[SCIENCE] * (1 + happy_bonus / 100.0) + jnp.minimum(gold, 0.0), 0.0)
     gold = jnp.maximum(gold, 0.0)
@@ -124,7 +129,8 @@ def _dilate(mask: jax.Array, times: int) -> jax.Array:
 
 
 def update_fog(state: GameState) -> GameState:
-    """Every player sees 2 tiles around its units and cities and 1 beyond its borders."""
+    """Every player sees 2 tiles around its units and cities, 1 beyond its borders, and the capital
+    territory of players it has an embassy with."""
     sight = load_tables().rules["sight"]
     u, c, t = state.units, state.cities, state.tiles
     players = jnp.arange(N_PLAYERS)[:, None]
@@ -133,7 +139,7 @@ def update_fog(state: GameState) -> GameState:
     cpos = jnp.where(c.exists, c.pos, t.owner.shape[0])
     seen_by = seen_by.at[jnp.broadcast_to(players, upos.shape), upos].set(True)
     seen_by = seen_by.at[jnp.broadcast_to(players, cpos.shape), cpos].set(True)[:, :-1]
-    visible = _dilate(seen_by, sight) | _dilate(t.owner[None, :] == players, 1)
+    visible = _dilate(seen_by, sight) | _dilate(t.owner[None, :] == players, 1) | trade.embassy_sight(state)
     vis = jnp.where(visible, 2, jnp.minimum(t.visibility, 1)).astype(jnp.int8)
     return state._replace(tiles=t._replace(visibility=vis))
 
@@ -173,12 +179,6 @@ def new_game(
     return update_fog(initial_state(layers, key, turn_cap, auto_reset))
 
 
-def no_trade_tuple() -> tuple:
-    """Executed-action fields of the trade endpoint (a later stage): always -1."""
-    m1 = jnp.int32(-1)
-    return (jnp.full(N_PLAYERS, -1, jnp.int32), m1, m1, m1)
-
-
 def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
     """The turn of ``state.player``; returns (state, executed actions, reward, done, winner).
 
@@ -186,7 +186,7 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     batched simulator); without it the final position stays (the game-contract adapter).
     """
     (
-        _trade,
+        trade_scores,
         policy_scores,
         tenet_scores,
         tech_scores,
@@ -194,11 +194,15 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
         (citizen_scores, build_scores),
     ) = actions
     p = state.player
+    state, deals = trade.trade_phase(state, p, trade_scores)
     state, tenet = religion_phase(state, p, tenet_scores)
     rows_before = civic_rows(state, p)
     state, policy = adopt_policies(state, p, policy_scores)
     state, tech = choose_research(state, p, tech_scores)
+    at_war_before = state.players.at_war
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
+    # wars declared this turn end the deals and routes between the two (before any unit is built)
+    state = trade_routes.clear_dead_routes(trade.after_wars(state, at_war_before))
     built_before = state.cities.buildings[p]
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
     state = grant_free_units(state, p, built_before, rows_before)
@@ -218,6 +222,5 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     fresh = new_game(state.layers, sub, state.turn_cap, state.auto_reset)
     reset = done & state.auto_reset
     state = jax.tree_util.tree_map(lambda new, old: jnp.where(reset, new, old), fresh, state)
-    trade = no_trade_tuple()
-    executed = (trade, policy, tenet, tech, (ucat, utgt), (worked, built))
+    executed = (tuple(deals), policy, tenet, tech, (ucat, utgt), (worked, built))
     return state, executed, reward, done, winner

@@ -157,6 +157,9 @@ MODIFIERS = (
     "tourism_pct",
     "great_merchant_gold_pct",
     "gold_per_great_person",
+    "trade_range_pct",  # caravan range from this city (caravansary, harbor)
+    "trade_food",  # routes between own cities carry food (granary)
+    "trade_production",  # ... and production (workshop)
 )
 # One-time grants on completion (buildings) or adoption (policies).
 GRANTS = (
@@ -387,6 +390,9 @@ def _building_tables(
         "trade_gold_destination",
         "landmark_tourism_pct",
         "great_work_tourism_pct",
+        "trade_range_pct",
+        "trade_food",
+        "trade_production",
     )
     empire_keys = ("trade_routes", "spies")
     grant_keys = ("free_techs", "free_policies", "free_great_people")

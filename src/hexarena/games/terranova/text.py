@@ -24,6 +24,7 @@ from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
 from hexarena.games.terranova.religion_text import religion_lines
 from hexarena.games.terranova.tables import CULTURE, FOOD, GOLD, PROD, SCIENCE, Tables, load_tables
+from hexarena.games.terranova.trade_text import trade_section
 
 YIELD_LETTERS = ("food", "prod", "gold", "faith", "culture", "science", "happy")
 MAX_TILES = 6  # tiles listed per unit or city (the best first)
@@ -174,10 +175,7 @@ class TextView:
         """Trade, city states: only where data is live."""
         o = self.obs
         lines = []
-        ledger = np.asarray(o["trade_ledger"])
-        if (ledger >= 0).any() or (np.asarray(o["trade_offers"]) >= 0).any():
-            deals = [f"{ROLES[q]}: {int((ledger[q, :, 0] >= 0).sum())} deals" for q in range(len(ROLES))]
-            lines.append(f"Trade: {'; '.join(deals)}; {float(o['trade_gpt_adjustment']):+.0f} gold per turn.")
+        lines.extend(trade_section(o, self.opts, self.me))
         influence = np.asarray(o["citystate_info"]["influence_level"])
         if influence.any():
             lines.append(

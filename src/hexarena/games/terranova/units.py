@@ -2,7 +2,7 @@
 
 A slot's action is resolved from the player's preferences: the best legal category (masked
 argmax over 19 scores), then the best legal target tile for it (masked argmax over 2772 scores).
-Categories: 0 move, 1 settle, 2-15 worker builds, 16-17 caravans (later stage), 18 combat.
+Categories: 0 move, 1 settle, 2-15 worker builds, 16-17 caravans (``trade_routes``), 18 combat.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from hexarena.games.terranova import formulas
+from hexarena.games.terranova import formulas, trade, trade_routes
 from hexarena.games.terranova.effects import empire_modifiers
 from hexarena.games.terranova.geometry import (
     COLS,
@@ -51,13 +51,14 @@ def finish_builds(state: GameState, p: jax.Array) -> GameState:
     turns = u.engaged_turns[p]
     finishing = (turns == 1) & (u.kind[p] > 0)
     cat = jnp.maximum(u.engaged_action[p].astype(jnp.int32), 0)
+    builds = finishing & (cat >= FIRST_BUILD) & (cat <= LAST_BUILD)  # a caravan's route ends too
     imp = const(tb.category_improvement)[cat]
     is_road = imp == tb.improvement_names.index("road")
     removes = const(tb.improvement_flags["removes_feature"])[imp]
     pos = u.pos[p]
 
     def at(mask: jax.Array) -> jax.Array:
-        return jnp.where(finishing & mask, pos, N_TILES)
+        return jnp.where(builds & mask, pos, N_TILES)
 
     tiles = t._replace(
         road=t.road.at[at(is_road)].set(True, mode="drop"),
@@ -460,6 +461,8 @@ def unit_phase(
     state = finish_builds(state._replace(units=units), p)
     cats = const(tb.unit_categories)
     n_cat = cats.shape[1]
+    # Fixed while p's units act (p cannot hurt those it gives peace to): computed once.
+    routes, peace = trade_routes.route_table(state, p), trade.peace_blocked(state, p, occupancy(state))
 
     def act(st: GameState, xs: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[GameState, jax.Array]:
         slot, tscore, hscore = xs
@@ -468,21 +471,31 @@ def unit_phase(
         occ = occupancy(st)
         dist = distance_from(jnp.maximum(pos, 0))
         reach = reachable(st, p, slot, occ)
-        targets = attack_targets(st, p, slot, dist, occ)
+        targets = attack_targets(st, p, slot, dist, occ) & ~peace
         legal = jnp.zeros(n_cat, bool)
         legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
         legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
         legal = legal.at[COMBAT].set(targets.any())
+        to_city, to_route = trade_routes.caravan_targets(st, p, slot, dist, occ.civilian)
+        legal = (
+            legal.at[trade_routes.MOVE_CARAVAN]
+            .set(to_city.any())
+            .at[trade_routes.SEND_CARAVAN]
+            .set(to_route.any())
+        )
         legal &= cats[kind] & idle
         cat = masked_argmax(tscore, legal)
         here = jnp.arange(N_TILES) == pos
         tmask = jnp.where(cat == MOVE, reach, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
+        tmask = jnp.where(cat == trade_routes.MOVE_CARAVAN, to_city, tmask)
+        tmask = jnp.where(cat == trade_routes.SEND_CARAVAN, to_route, tmask)
         target = masked_argmax(hscore, tmask)
         tgt, c = jnp.maximum(target, 0), jnp.maximum(cat, 0)
         st = _move(st, p, slot, tgt, cat == MOVE)
         st = _settle(st, p, slot, cat == SETTLE)
         st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
         st = _combat(st, p, slot, tgt, occ, cat == COMBAT)
+        st = trade_routes.caravan_action(st, p, slot, cat, tgt, routes)
         return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])
 
     slots = jnp.arange(MAX_UNITS, dtype=jnp.int32)

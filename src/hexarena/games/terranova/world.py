@@ -82,6 +82,19 @@ def visible_resources(state: GameState, techs: jax.Array) -> jax.Array:
     return jnp.where((res > 0) & techs[jnp.maximum(reveal, 0)], res, 0)
 
 
+def resource_counts(state: GameState, p: jax.Array) -> jax.Array:
+    """(53,) int32: sources of each resource kind ``p`` has: revealed resources on its tiles that
+    carry their improvement, plus what its running trade deals bring in or take away."""
+    tb = load_tables()
+    res = state.layers.resource.astype(jnp.int32)
+    imp = state.tiles.improvement.astype(jnp.int32)
+    reveal = const(tb.resource_reveal)[res]
+    ok = (state.tiles.owner == p) & (res > 0) & (const(tb.resource_improvement)[res] == imp)
+    ok &= state.players.techs[p][jnp.maximum(reveal, 0)]
+    tiles = jnp.zeros(len(tb.resource_names), jnp.int32).at[jnp.where(ok, res, 0)].add(ok.astype(jnp.int32))
+    return tiles.at[1:].add(state.trade.resources[p])
+
+
 def enter_cost(state: GameState, has_sailing: jax.Array) -> jax.Array:
     """(H,) movement cost to enter each tile; IMPASSABLE for mountains, ice, wonders, water before Sailing."""
     tb = load_tables()
