@@ -215,3 +215,34 @@ def test_the_militaristic_gift_counts_in_combat(start):
     assert float(_unit_defence(gifted, jnp.int32(1), jnp.int32(2), s.units.pos[1, 2])) == pytest.approx(
         plain * 1.05
     )
+
+
+def test_the_text_view_lists_met_city_states_and_victory_progress(start):
+    from hexarena.games.terranova.citystate_text import citystate_section
+
+    s = with_cs(meet(start, 0, 4), influence=start.citystates.influence.at[4, 0].set(70))
+    s = round_(s)
+    obs = jax.tree_util.tree_map(
+        np.asarray, jax.jit(observe)(s, update_tracker(empty_tracker(), s), jnp.int32(0))
+    )
+    lines = citystate_section(obs, 0)
+    kind = TYPES[int(s.citystates.kind[4])]
+    quest = citystate_rules()["quests"][int(s.citystates.quest[4]) - 1]
+    assert lines[0].startswith(f"City state #4 ({kind}) at (")
+    assert "your influence 69.0 (-1.0 a round, ally); ally you; quest " + quest in lines[0]
+    assert lines[1:] == [
+        "Science: 0 of 6 spaceship parts built.",
+        "Domination: 0 of 5 rival capitals sacked.",
+        "Culture: your tourism exceeds the lifetime culture of 0 of 5 rivals.",
+        "Diplomatic: 0 delegates + 1 allied city states = 1 of 12 votes, counted when the World Congress "
+        "meets (every 30 rounds, once someone knows Printing Press and has met everyone).",
+    ]
+    assert (
+        citystate_section(
+            jax.tree_util.tree_map(
+                np.asarray, jax.jit(observe)(start, update_tracker(empty_tracker(), start), jnp.int32(1))
+            ),
+            1,
+        )[0]
+        == "No city state met yet."
+    )

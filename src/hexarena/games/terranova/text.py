@@ -3,8 +3,9 @@
 Everything comes from the player's own observation (fog of war applies) and its options this turn
 (:mod:`.options`). Places are ``(row, col)``; units and cities are named by their slot numbers,
 which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (faith, trade,
-city-state influence, great people) are left out rather than shown empty; they appear as the
-simulator fills those observation fields. Culture and social policies have their own section.
+great people) are left out rather than shown empty; they appear as the simulator fills those
+observation fields. Culture and social policies have their own section, city states and victory
+progress theirs (:mod:`.citystate_text`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.games.terranova import formulas
+from hexarena.games.terranova.citystate_text import citystate_section
 from hexarena.games.terranova.geometry import COLS, work_area
 from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
@@ -177,11 +179,6 @@ class TextView:
         if (ledger >= 0).any() or (np.asarray(o["trade_offers"]) >= 0).any():
             deals = [f"{ROLES[q]}: {int((ledger[q, :, 0] >= 0).sum())} deals" for q in range(len(ROLES))]
             lines.append(f"Trade: {'; '.join(deals)}; {float(o['trade_gpt_adjustment']):+.0f} gold per turn.")
-        influence = np.asarray(o["citystate_info"]["influence_level"])
-        if influence.any():
-            lines.append(
-                "City-state influence: " + ", ".join(f"#{i} {v:.0f}" for i, v in enumerate(influence) if v)
-            )
         if np.asarray(o["gpps"]).any():
             lines.append(
                 f"Great-person points {np.asarray(o['gpps']).round(0).tolist()}, "
@@ -375,6 +372,7 @@ class TextView:
         parts += ["", "== Social policies ==", *self.policies()]
         parts += ["", "== Cities ==", *self.cities()]
         parts += ["", "== Units ==", *self.my_units(), *self.foreign()]
+        parts += ["", "== City states and victory ==", *citystate_section(self.obs, self.me)]
         parts += ["", *footer]
         return "\n".join(parts)
 
