@@ -52,7 +52,7 @@ def grow_borders(state: GameState, key: jax.Array) -> jax.Array:
     nb_owner = jnp.where(nb >= 0, owner[jnp.maximum(nb, 0)], 0)  # (H, 6)
     ids = jnp.arange(1, N_CITY_STATES + 1)
     touches = (nb_owner[None, :, :] == ids[:, None, None]).any(-1)  # (12, H)
-    free = (owner == 0) & (state.tiles.owner < 0) & (state.layers.elevation > 0)
+    free = (owner == 0) & (state.tiles.owner < 0)  # land or water, as the original
     tiles = jnp.arange(N_TILES)
     sites = state.layers.cs_sites
     d_row = jnp.abs(tiles[None, :] // COLS - sites[:, None] // COLS)
