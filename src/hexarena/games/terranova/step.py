@@ -200,6 +200,8 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     pl = state.players
     state = state._replace(players=pl._replace(prev_score=pl.prev_score.at[p].set(scores[p])))
     round_ends = p == N_PLAYERS - 1
+    # Trade-route influence (trade stage) and city-state religion (religion stage) plug in here as
+    # citystate_round's parameters trade_influence (6, 12) and religious_population (12, 6).
     state = jax.lax.cond(round_ends, citystate_round, lambda s: s, state)
     session = round_ends & victory.congress_session(state)
     kind, winner = victory.decide(state, domination_winner(state), session)
