@@ -29,8 +29,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova.cities import resources_owned
-from hexarena.games.terranova.cs_relations import have_met, resting_influence
-from hexarena.games.terranova.effects import empire_modifiers
+from hexarena.games.terranova.cs_relations import empire_modifier, have_met, resting_influence
 from hexarena.games.terranova.geometry import COLS, N_TILES
 from hexarena.games.terranova.state import MAX_UNITS, N_CITY_STATES, N_PLAYERS, CityStates, GameState
 from hexarena.games.terranova.tables import CULTURE, FAITH, citystate_rules, load_tables
@@ -132,13 +131,12 @@ def citystate_round(
     state: GameState, trade_influence: jax.Array | None = None, religious_population: jax.Array | None = None
 ) -> GameState:
     """The city states' turn (see the module docstring); ``state.turn`` is the round just played."""
-    tb, rules = load_tables(), citystate_rules()
+    rules = citystate_rules()
     trade = jnp.zeros((N_PLAYERS, N_CITY_STATES)) if trade_influence is None else trade_influence
     religion = jnp.zeros((N_CITY_STATES, N_PLAYERS)) if religious_population is None else religious_population
     border_key, quest_key, unit_key = jax.random.split(jax.random.fold_in(state.key, 15), 3)
     cst = state.citystates
-    mods = jax.vmap(empire_modifiers, (None, 0))(state, jnp.arange(N_PLAYERS))
-    decay = rules["influence_decay"] * (1 + mods[:, tb.modifier("cs_decay_pct")] / 100.0)
+    decay = rules["influence_decay"] * (1 + empire_modifier(state, "cs_decay_pct") / 100.0)
     influence = jnp.maximum(cst.influence + trade.T - decay[None, :], 0.0)
     influence = jnp.maximum(influence, resting_influence(state)[None, :])
     perturn = influence - cst.influence

@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from hexarena.games.terranova.effects import empire_modifiers
+from hexarena.games.terranova.effects import civic_rows, empire_modifiers
 from hexarena.games.terranova.state import N_CITY_STATES, N_PLAYERS, GameState
 from hexarena.games.terranova.tables import citystate_rules, load_tables
 from hexarena.games.terranova.world import const
@@ -61,7 +61,19 @@ def have_met(state: GameState) -> jax.Array:
     return jnp.concatenate([players, seen @ cs > 0], axis=1)
 
 
+def empire_modifier(state: GameState, name: str) -> jax.Array:
+    """(6,) one empire-wide modifier of every player (``effects.empire_modifiers``' column ``name``).
+
+    The barrier keeps XLA from constant-folding this over a new game's all-zero buildings, which
+    took seconds per batch when the initial observation was compiled.
+    """
+    tb = load_tables()
+    col = tb.modifier(name)
+    owned = jax.lax.optimization_barrier(state.cities.buildings).any(1).astype(jnp.float32)  # (6, 148)
+    rows = jax.vmap(civic_rows, (None, 0))(state, jnp.arange(N_PLAYERS))  # (6, 154)
+    return owned @ const(tb.building_empire_mods[:, col]) + rows @ const(tb.policy_empire_mods[:, col])
+
+
 def resting_influence(state: GameState) -> jax.Array:
     """(6,) the influence each player's city-state relations never fall below (Patronage)."""
-    mods = jax.vmap(empire_modifiers, (None, 0))(state, jnp.arange(N_PLAYERS))
-    return mods[:, load_tables().modifier("cs_resting_influence")]
+    return empire_modifier(state, "cs_resting_influence")

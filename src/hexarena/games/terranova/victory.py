@@ -21,8 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from hexarena.games.terranova.cs_relations import have_met
-from hexarena.games.terranova.effects import empire_modifiers
+from hexarena.games.terranova.cs_relations import empire_modifier, have_met
 from hexarena.games.terranova.state import N_PLAYERS, GameState
 from hexarena.games.terranova.tables import citystate_rules, load_tables
 from hexarena.games.terranova.world import const
@@ -43,8 +42,7 @@ def spaceship_mask() -> np.ndarray:
 
 def delegates(state: GameState) -> jax.Array:
     """(6,) World Congress delegates of each player."""
-    mods = jax.vmap(empire_modifiers, (None, 0))(state, jnp.arange(N_PLAYERS))
-    return mods[:, load_tables().modifier("delegates")].astype(jnp.int32)
+    return empire_modifier(state, "delegates").astype(jnp.int32)
 
 
 def congress_formed(state: GameState) -> jax.Array:
