@@ -4,9 +4,10 @@ Unknown = -1 everywhere: map layers of never-seen tiles, other players' units ou
 on never-seen tiles. Tiles seen before but not visible now show what the player saw last (the
 :class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
 threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
-(``culture_info``: on buildings, on tiles) are live; fields of later
-stages (trade, religion, city states, specialists, great works, great people, tourism) are present
-with their shapes and hold zeros or -1.
+(``culture_info``: on buildings, on tiles) are live, and so are the city states (``citystate_info``
+but its religious population, ``cs_perturn_influence``, ``cs_resting_influence``, territory) and
+``num_delegates`` (-1 for players not met); fields of later stages (trade, religion, specialists,
+great works, great people, tourism) are present with their shapes and hold zeros or -1.
 """
 
 from __future__ import annotations
