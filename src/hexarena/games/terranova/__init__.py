@@ -31,8 +31,10 @@ faith purchases), ``beliefs`` (the tenets acting in each city), ``pressure`` (re
 ``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
 contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
 player may do this turn), ``text`` / ``news`` / ``orders`` / ``religion_text`` (the text view and
-text orders), ``bot``, ``pettingzoo_env``. Using it as a player, an RL library or a viewer:
-docs/terranova.md.
+text orders), ``bot``, ``pettingzoo_env``, ``citystates`` (the city states' round) / ``cs_relations``
+(what relationships and contacts give) / ``espionage`` (spies) / ``victory`` (World Congress and the
+four victories) / ``citystate_text`` (their text-view section). Using it as a player, an RL library
+or a viewer: docs/terranova.md.
 
 Stage 2 (issue 14), so far: all 148 buildings and wonders (``data/buildings.json``: costs, upkeep,
 tech / building / resource / policy / site prerequisites as boolean matrices; flat, per-citizen
@@ -62,12 +64,25 @@ turns with the original's yields; ``trade_route_cs_influence`` and ``trade_route
 the city-state and religion stages); orders ``offer blue: 5 gold/turn for peace``, ``accept red``,
 ``unit 3 send 12,40``; the text view's trade section (``trade_text``).
 
+Stage 3 (issue 15), city states, spies, Congress and victories (``data/citystates.json``): the 12
+city states act once a round after the last player: types drawn per game, influence per player
+with decay 1 a round (Philanthropy -25 %) and a resting floor (Patronage), friend (30) and ally (60,
+one per city state) yields by type (friend in the capital, ally in every city; Scholasticism and
+the Patronage finisher +50 % each), militaristic city states strengthening one unit a round, the 7
+quests rotating every 30 rounds (+30 influence to the best player among those who met the city
+state), borders growing 5 % a round; trade-route influence and city-state religion enter
+``citystates.citystate_round`` as parameters (zeros until the trade and religion stages pass
+them). Spies by era and the Intelligence Agency, one tech-steal roll a turn against the tech leader.
+The World Congress forms when someone knows Printing Press and has met everyone, meets every 30
+rounds; delegates from the Forbidden Palace and Consulates. Science, domination, culture and
+diplomatic victories end the game; ``GameState.victory`` names the kind and the adapter's outcome
+says it ("blue won a culture victory"). The reward stays the score delta, as the original.
+
 Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
 found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles
 around a unit, so very long road trips are cut; any one improved source of a strategic resource
 enables its units (no counts); cities do not shoot; borders are closed to players at peace, and a
-melee unit entering them declares war (peace is a trade item: stage 3); city states are
-sites with a ring of territory, which block movement and settling but do not act; units fight at
+melee unit entering them declares war (peace is a trade item of a later stage); units fight at
 full strength whatever their health; a unit finished in a city whose tile holds a unit of the same
 class waits there until the tile is free.
 """

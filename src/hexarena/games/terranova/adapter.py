@@ -30,6 +30,7 @@ from hexarena.games.terranova.state import GameState as SimState
 from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.text import ORDERS_HELP, TextView, describe_executed
+from hexarena.games.terranova.victory import VICTORIES
 
 
 def _to_lists(tree: Any) -> Any:
@@ -62,6 +63,7 @@ class TerraNovaEnv:
     facts: tuple = (None,) * len(ROLES)  # news.Facts per player at the end of its last move
     options: dict[str, Any] | None = None  # the viewer's options this turn (options.py), in a view
     news: tuple[str, ...] = ()  # what happened since the viewer's last turn, in a view
+    victory: int = 0  # the kind of victory that ended the game (victory.VICTORIES), 0 none
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,7 +82,9 @@ class TerraNovaState(GameState):
         "out follows the default, the heuristic bot's choice; 'pass' leaves everything to it), or as "
         'JSON, e.g. {"tech": ["pottery"], "units": {"0": {"category": "settle"}}}. '
         "Score: 0.6 per city, citizen and owned tile, 1 per world wonder and per technology beyond the "
-        "first. The game ends at the turn cap or when one player has sacked every rival capital."
+        "first. The game ends at the turn cap or by a victory: science (every spaceship part built), "
+        "domination (every rival capital sacked), culture (tourism on each rival above its lifetime "
+        "culture) or diplomatic (World Congress delegates plus allied city states >= 12 at a session)."
     )
     demo_params: ClassVar[dict[str, Any]] = {"turn_cap": 30}
     bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bot:HeuristicPlayer"}
@@ -142,6 +146,7 @@ class TerraNovaState(GameState):
             tracker=tracker,
             met=met,
             facts=tuple(facts),
+            victory=int(state.victory),
         )
 
     def _dense(self, move: Move) -> tuple:
@@ -198,7 +203,8 @@ class TerraNovaState(GameState):
             who = ROLES[env.winner]
             tiebreak = {r: (1.0 if r == who else 0.0) for r in ROLES}
             boosted = {r: s + (1e6 if r == who else 0.0) for r, s in scores.items()}
-            out = Outcome.from_scores(OutcomeKind.WIN, f"{who} won by domination", boosted, tiebreak=tiebreak)
+            how = f"{who} won a {VICTORIES[env.victory]} victory"
+            out = Outcome.from_scores(OutcomeKind.WIN, how, boosted, tiebreak=tiebreak)
             return Outcome(out.kind, out.reason, FrozenMap(scores), out.ranking)
         return Outcome.from_scores(
             OutcomeKind.WIN, f"turn cap {env.turn_cap} reached; highest score wins", scores
@@ -232,6 +238,7 @@ class TerraNovaState(GameState):
             viewer=me,
             options=opts,
             news=tuple(news(env.facts[me], now, me, seen)),
+            victory=env.victory,
         )
 
     def _view(self, role: str | None) -> TerraNovaEnv:
@@ -285,6 +292,7 @@ class TerraNovaState(GameState):
             "turn": env.turn,
             "done": env.done,
             "winner": env.winner,
+            "victory": VICTORIES[env.victory],
             "scores": list(env.scores),
             "executed": env.executed,
             "state_sha256": digest.hexdigest(),

@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
+from hexarena.games.terranova.cs_relations import relationship_yields
 from hexarena.games.terranova.effects import (
     city_civic_rows,
     city_modifiers,
@@ -104,6 +105,7 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
     percent = percent.at[:, CULTURE].add(empire_modifiers(state, p)[tb.modifier("culture_pct_all_cities")])
     total = (tile_sum + flat + per_pop) * (1 + percent / 100.0)
     total = total * empire_multipliers(state, p)
+    total = total.at[:, :N_YIELDS].add(relationship_yields(state, p))  # after multipliers, as the original
     total = jnp.where(c.exists[p][:, None], total, 0.0)
     return CityYields(total, worked, picks)
 
@@ -209,7 +211,7 @@ def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -
     frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
     nb = neighbor_table()[jnp.maximum(frame, 0)]
     mine = (gather(t.owner, nb, -1) == p) & (gather(t.owner_city, nb, -1) == cs)
-    free = (frame >= 0) & (gather(t.owner, frame, 0) < 0) & (gather(state.layers.cs_owner, frame, 1) == 0)
+    free = (frame >= 0) & (gather(t.owner, frame, 0) < 0) & (gather(state.citystates.owner, frame, 1) == 0)
     cand = free & mine.any(1)
     y = gather(player_yields(state, state.players.techs[p]), frame, 0.0)
     value = y[:, FOOD] * 2 + y[:, PROD] + y[:, GOLD] + 2.0 * (gather(state.layers.resource, frame, 0) > 0)

@@ -9,8 +9,8 @@ works, great person points and threshold, and tourism (rows of rivals not met ye
 (followers, tenets per city, pressure); the trade fields (``trade.observed``: offers as (asked of
 you, offered to you), the ledger as (you give, you get), -1 where empty) and the caravans'
 (``trade_routes.observed``; route yields in the original's column order: 8 city yields, influence,
-religious pressure). Fields of later stages (city states) are present with their shapes and hold
-zeros or -1.
+religious pressure); the city states (``citystate_info``, ``cs_perturn_influence``,
+``cs_resting_influence``, territory) and ``num_delegates`` (-1 for players not met).
 """
 
 from __future__ import annotations
@@ -23,14 +23,17 @@ import jax.numpy as jnp
 from hexarena.games.terranova import trade, trade_routes
 from hexarena.games.terranova.beliefs import city_tenets
 from hexarena.games.terranova.cities import resources_owned
+from hexarena.games.terranova.cs_relations import have_met, resting_influence
 from hexarena.games.terranova.effects import civic_part, policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.great_people import city_gpp, great_work_slots, has_met, specialists
 from hexarena.games.terranova.policies import next_policy_cost
+from hexarena.games.terranova.pressure import city_state_followers
 from hexarena.games.terranova.state import MAX_CITIES, N_PLAYERS, GameState
 from hexarena.games.terranova.step import player_scores
 from hexarena.games.terranova.tables import N_YIELDS, load_tables
 from hexarena.games.terranova.units import city_defence
+from hexarena.games.terranova.victory import delegates
 from hexarena.games.terranova.world import (
     const,
     gather,
@@ -206,6 +209,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         return _grid(jnp.where(m, x.astype(jnp.int32), -1))
 
     bits = (lay.river[:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1
+    met = have_met(state)[o]
     techs = pl.techs[o]
     tile_y = player_yields(state, techs)
     classes = tile_class_map(state, techs)
@@ -233,7 +237,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "lake_map": fog(lay.lake),
         "feature_map": _grid(tracker.feature[o].astype(jnp.int32)),
         "nw_map": fog(lay.natural_wonder),
-        "cs_ownership_map": fog(lay.cs_owner),
+        "cs_ownership_map": fog(state.citystates.owner),
         "units": _units_obs(state, o),
         "technologies": techs.astype(jnp.int32),
         "policies": pl.policies[o].astype(jnp.int32),
@@ -245,8 +249,8 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "faith_reserves": pl.faith[o],
         "is_researching": pl.researching[o],
         "num_trade_routes": trade_routes.num_trade_routes(state, o),
-        "cs_perturn_influence": jnp.zeros(12, jnp.float32),
-        "num_delegates": jnp.zeros(N_PLAYERS, jnp.int32),
+        "cs_perturn_influence": state.citystates.perturn[:, o],
+        "num_delegates": jnp.where(met[:N_PLAYERS], delegates(state), -1),
         "culture_threshold": next_policy_cost(state, o),
         "religious_tenets": pl.tenets.astype(jnp.int32),
         "free_techs": pl.free_techs[o],
@@ -256,7 +260,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
             "building_yields": policy.on_buildings,
             "yields_per_kill": jnp.zeros(8, jnp.float32),
             "honor_finisher_yields_per_kill": jnp.zeros(8, jnp.float32),
-            "cs_resting_influence": jnp.float32(0),
+            "cs_resting_influence": resting_influence(state)[o],
             "cs_trade_route_yields": jnp.zeros((MAX_CITIES, 2, 10), jnp.float32),
             "additional_yield_map": _grid(jnp.where(seen[:, None], policy_tiles, -1.0)),
         },
@@ -268,7 +272,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "golden_age_turns": pl.golden_age_turns[o],
         "tourism_total": _tourism_obs(state, o),
         "culture_total": pl.culture_total,
-        "citystate_info": _citystate_obs(state, seen),
+        "citystate_info": _citystate_obs(state, o, met[N_PLAYERS:]),
         "visibility_map": _grid(vis.astype(jnp.int32)),
         **trade.observed(state, o),
         "have_met": _have_met(state, o),
@@ -322,24 +326,31 @@ def _have_met(state: GameState, o: jax.Array) -> jax.Array:
     return jnp.concatenate([met, jnp.zeros(16 - N_PLAYERS, jnp.int32)])
 
 
-def _citystate_obs(state: GameState, seen: jax.Array) -> Obs:
-    n = 12
+def _citystate_obs(state: GameState, o: jax.Array, met: jax.Array) -> Obs:
+    """The city states as ``o`` knows them: type, quest and city of those it has met; everyone's ally
+    and ``o``'s influence; its quest progress (``*_mine``) and the best progress (``*_lead``); the
+    followers of each religion in those it has met."""
+    cst = state.citystates
+    progress = {
+        "culture": cst.culture_tracker,
+        "faith": cst.faith_tracker,
+        "tech": (state.players.techs.sum(1) - cst.tech_start).astype(jnp.float32),
+        "religion": cst.religion_tracker.astype(jnp.float32),
+        "wonder": cst.wonder_tracker.astype(jnp.float32),
+        "resource": cst.resource_tracker.astype(jnp.float32),
+    }
+    trade = cst.trade_tracker.astype(jnp.float32)
+    is_ally = cst.relationship == 2
     sites = state.layers.cs_sites
-    z = jnp.zeros
     return {
-        "religious_population": z((n, 6), jnp.int32),
-        "relationships": jnp.full(n, -1, jnp.int32),
-        "influence_level": z(n, jnp.float32),
-        "cs_type": jnp.full(n, -1, jnp.int32),
-        "quest_type": jnp.full(n, -1, jnp.int32),
-        **{
-            f"{k}_tracker_mine": jnp.float32(0)
-            for k in ("culture", "faith", "tech", "religion", "wonder", "resource")
-        },
-        "trade_tracker_mine": z(n, jnp.float32),
-        **{
-            f"{k}_tracker_lead": jnp.float32(0)
-            for k in ("culture", "faith", "tech", "trade", "religion", "wonder", "resource")
-        },
-        "city_rowcols": jnp.where(seen[sites][:, None], _rowcol(sites), -1),
+        "religious_population": jnp.where(met[:, None], city_state_followers(state), -1),
+        "relationships": jnp.where(is_ally.any(1), jnp.argmax(is_ally, 1), -1).astype(jnp.int32),
+        "influence_level": cst.influence[:, o],
+        "cs_type": jnp.where(met, cst.kind.astype(jnp.int32), -1),
+        "quest_type": jnp.where(met, cst.quest.astype(jnp.int32), -1),
+        **{f"{k}_tracker_mine": v[o] for k, v in progress.items()},
+        "trade_tracker_mine": trade[o],
+        **{f"{k}_tracker_lead": v.max() for k, v in progress.items()},
+        "trade_tracker_lead": trade.max(0).max(),
+        "city_rowcols": jnp.where(met[:, None], _rowcol(sites), -1),
     }

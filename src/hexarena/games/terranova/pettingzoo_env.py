@@ -171,6 +171,7 @@ class TerraNovaAECEnv(AECEnv):
             turn=int(state.turn),
             done=bool(done),
             winner=int(winner),
+            victory=int(state.victory),
             scores=tuple(float(x) for x in np.asarray(scores)),
             executed=None,
             state=state,

@@ -28,8 +28,6 @@ from hexarena.games.terranova.state import N_PLAYERS, GameState
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.world import tile_distance
 
-N_CITY_STATES = 12
-
 
 def trade_route_pressure(state: GameState, p: jax.Array) -> tuple[jax.Array, jax.Array]:
     """Extra pressure a turn that ``p``'s trade routes carry for its religion: ``(10, 6, 10)`` from

@@ -46,6 +46,7 @@ from hexarena.games.terranova.policies import adoptable
 from hexarena.games.terranova.policy_text import finisher_effects, policy_effects, tree_eras
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
+from hexarena.games.terranova.victory import VICTORIES, spaceship_mask
 
 ROLES = ("red", "blue", "green", "yellow", "purple", "orange")
 TERRAIN_KEYS = ("ocean", "grassland", "plains", "desert", "tundra", "snow")
@@ -186,14 +187,23 @@ def _screens(s: GameState, tb: Any) -> list[dict[str, Any]]:
             )
     sacked = np.asarray(s.players.has_sacked)
     alive = np.asarray(s.cities.exists).any(1) | (np.asarray(s.units.kind) > 0).any(1)
+    parts = np.asarray(s.cities.buildings)[..., spaceship_mask()].any(1).sum(1)
+    tourism, lifetime = np.asarray(s.players.tourism), np.asarray(s.players.culture_total)
+    allies = (np.asarray(s.citystates.relationship) == 2).sum(0)
+    ahead = ((tourism > lifetime[None, :]) & ~np.eye(len(ROLES), dtype=bool)).sum(1)
     victory = [
         {
             "player": role,
+            "science": f"{int(parts[p])} of {int(spaceship_mask().sum())} spaceship parts",
             "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked",
+            "culture": f"tourism above the lifetime culture of {int(ahead[p])} rivals",
+            "allied city states": int(allies[p]),
             "in the game": bool(alive[p]),
         }
         for p, role in enumerate(ROLES)
     ]
+    kind = int(s.victory)
+    ended = f"; {ROLES[int(s.winner)]} won a {VICTORIES[kind]} victory" if kind > 0 else ""
     return [
         {"title": "Technologies", "kind": "techtree", "tree": "tech_tree", "players": techs},
         {
@@ -212,7 +222,7 @@ def _screens(s: GameState, tb: Any) -> list[dict[str, Any]]:
             "title": "Victory",
             "kind": "table",
             "rows": victory,
-            "note": f"round {int(s.turn)} of {int(s.turn_cap)}; domination is this stage's victory",
+            "note": f"round {int(s.turn)} of {int(s.turn_cap)}{ended}",
         },
     ]
 

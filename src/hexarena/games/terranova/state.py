@@ -15,9 +15,15 @@ import numpy as np
 
 from hexarena.games.terranova.geometry import N_TILES, N_WORK
 from hexarena.games.terranova.mapgen import GameMap
-from hexarena.games.terranova.tables import BUILDING_SLOTS, GREAT_WORKS, SPECIALISTS, load_tables
+from hexarena.games.terranova.tables import (
+    BUILDING_SLOTS,
+    GREAT_WORKS,
+    SPECIALISTS,
+    citystate_rules,
+    load_tables,
+)
 
-N_PLAYERS, MAX_CITIES, MAX_UNITS = 6, 10, 30
+N_PLAYERS, MAX_CITIES, MAX_UNITS, N_CITY_STATES = 6, 10, 30, 12
 
 
 class MapLayers(NamedTuple):
@@ -146,7 +152,7 @@ def empty_religion() -> Religion:
     return Religion(
         followers=jnp.zeros((p, c, p), jnp.int32),
         pressure=jnp.zeros((p, c, p, c), jnp.float32),
-        cs_pressure=jnp.zeros((p, c, 12), jnp.float32),
+        cs_pressure=jnp.zeros((p, c, N_CITY_STATES), jnp.float32),
     )
 
 
@@ -197,6 +203,31 @@ def initial_trade() -> Trade:
 # -----------------------------------------------------------------------------------------------------
 
 
+# --- City states (issue 15): the 12 minor civilizations, their influence, quests and territory ---
+
+
+class CityStates(NamedTuple):
+    """The city states' side of the game (``citystates.py``); influence is per (city state, player)."""
+
+    kind: jax.Array  # (12,) int8 type (citystates.json "types": cultural .. militaristic)
+    owner: jax.Array  # (H,) int8 territory: 0 none, k + 1 city state k (grows from ``layers.cs_owner``)
+    influence: jax.Array  # (12, 6) float32
+    perturn: jax.Array  # (12, 6) float32 last round's change from trade routes and decay
+    relationship: jax.Array  # (12, 6) int8: 0 none, 1 friend, 2 ally (one ally per city state)
+    quest: jax.Array  # (12,) int8 active quest: 1 culture .. 7 resources (citystates.json "quests")
+    culture_tracker: jax.Array  # (6,) float32 culture made since the quests began
+    faith_tracker: jax.Array  # (6,) float32 faith made since the quests began
+    tech_start: jax.Array  # (6,) int32 techs known when the quests began
+    trade_tracker: jax.Array  # (6, 12) int32 rounds with a trade route to each city state
+    religion_tracker: jax.Array  # (6,) int32 rounds as a majority religion in some city state
+    wonder_tracker: jax.Array  # (6,) int32 rounds with the most world wonders
+    resource_tracker: jax.Array  # (6,) int32 rounds with the most resources
+    combat_bonus: jax.Array  # (6, 30) float32 strength bonus of units from militaristic city states
+
+
+# --- end of city states ---
+
+
 class GameState(NamedTuple):
     layers: MapLayers
     tiles: Tiles
@@ -213,6 +244,8 @@ class GameState(NamedTuple):
     religion: Religion
     great: GreatPeople
     trade: Trade  # deals and caravan routes (issue 15)
+    citystates: CityStates
+    victory: jax.Array  # () int32 victory that ended the game (citystates.json "victories"), 0 none
 
 
 def map_layers(game_map: GameMap) -> MapLayers:
@@ -316,6 +349,31 @@ def initial_state(
         religion=empty_religion(),
         great=initial_great_people(),
         trade=initial_trade(),
+        citystates=initial_citystates(layers, key),
+        victory=jnp.zeros((), jnp.int32),
+    )
+
+
+def initial_citystates(layers: MapLayers, key: jax.Array) -> CityStates:
+    """Types drawn from the game's key, no influence, the first quests drawn (they run 30 rounds)."""
+    k, p, f32 = N_CITY_STATES, N_PLAYERS, jnp.float32
+    kind_key, quest_key = jax.random.split(jax.random.fold_in(key, 15))
+    n_types, n_quests = (len(citystate_rules()[name]) for name in ("types", "quests"))
+    return CityStates(
+        kind=jax.random.randint(kind_key, (k,), 0, n_types).astype(jnp.int8),
+        owner=jnp.asarray(layers.cs_owner, jnp.int8),
+        influence=jnp.zeros((k, p), f32),
+        perturn=jnp.zeros((k, p), f32),
+        relationship=jnp.zeros((k, p), jnp.int8),
+        quest=jax.random.randint(quest_key, (k,), 1, n_quests + 1).astype(jnp.int8),
+        culture_tracker=jnp.zeros(p, f32),
+        faith_tracker=jnp.zeros(p, f32),
+        tech_start=jnp.full(p, len(load_tables().rules["start_techs"]), jnp.int32),
+        trade_tracker=jnp.zeros((p, k), jnp.int32),
+        religion_tracker=jnp.zeros(p, jnp.int32),
+        wonder_tracker=jnp.zeros(p, jnp.int32),
+        resource_tracker=jnp.zeros(p, jnp.int32),
+        combat_bonus=jnp.zeros((p, MAX_UNITS), f32),
     )
 
 

@@ -4,8 +4,10 @@ The order inside a turn follows the original: trade deals (``trade``) -> religio
 purchases, pressure) -> social policies -> technology choice -> units (scan over 30 slots; caravans:
 ``trade_routes``) -> cities (yields, growth, borders, production) -> tourism, great people and
 golden ages (``great_people``) -> empire (gold, upkeep, science, happiness, culture and faith
-reserves, golden age) -> healing -> fog of war for every player -> score-delta reward -> next
-player, round counter, turn cap and domination victory -> a finished game restarts from its own map.
+reserves, golden age) -> spies' tech-steal roll -> healing -> fog of war for every player ->
+score-delta reward -> after the last player, the city states' turn (``citystates``) and a World
+Congress session every 30 rounds -> next player, round counter, turn cap and the four victories
+(``victory``) -> a finished game restarts from its own map.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from hexarena.games.terranova import formulas, trade, trade_routes
+from hexarena.games.terranova import formulas, trade, trade_routes, victory
 from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
+from hexarena.games.terranova.citystates import citystate_round
 from hexarena.games.terranova.effects import apply_grants, civic_rows, empire_modifiers
+from hexarena.games.terranova.espionage import spy_phase
 from hexarena.games.terranova.great_people import grant_free_units, great_people_phase
 from hexarena.games.terranova.policies import adopt_policies
+from hexarena.games.terranova.pressure import city_state_followers
 from hexarena.games.terranova.religion import religion_phase
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
 from hexarena.games.terranova.tables import (
@@ -179,6 +184,11 @@ def new_game(
     return update_fog(initial_state(layers, key, turn_cap, auto_reset))
 
 
+def city_states_turn(state: GameState) -> GameState:
+    """The city states' round, with the influence trade routes brought and their religions."""
+    return citystate_round(state, trade_routes.trade_route_cs_influence(state), city_state_followers(state))
+
+
 def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
     """The turn of ``state.player``; returns (state, executed actions, reward, done, winner).
 
@@ -207,18 +217,23 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
     state = grant_free_units(state, p, built_before, rows_before)
     state, empire = great_people_phase(state, p, empire)
-    state = empire_phase(state, p, empire, grants)
+    state = spy_phase(empire_phase(state, p, empire, grants), p)
     state = heal_cities(heal_units(state, p), p)
     state = update_fog(state)
     scores = player_scores(state)
     reward = scores[p] - state.players.prev_score[p]
     pl = state.players
     state = state._replace(players=pl._replace(prev_score=pl.prev_score.at[p].set(scores[p])))
-    winner = domination_winner(state)
-    turn = state.turn + (p == N_PLAYERS - 1)
+    round_ends = p == N_PLAYERS - 1
+    state = jax.lax.cond(round_ends, city_states_turn, lambda s: s, state)
+    session = round_ends & victory.congress_session(state)
+    kind, winner = victory.decide(state, domination_winner(state), session)
+    turn = state.turn + round_ends
     done = (turn >= state.turn_cap) | (winner >= 0)
     key, sub = jax.random.split(state.key)
-    state = state._replace(turn=turn, player=(p + 1) % N_PLAYERS, done=done, winner=winner, key=key)
+    state = state._replace(
+        turn=turn, player=(p + 1) % N_PLAYERS, done=done, winner=winner, victory=kind, key=key
+    )
     fresh = new_game(state.layers, sub, state.turn_cap, state.auto_reset)
     reset = done & state.auto_reset
     state = jax.tree_util.tree_map(lambda new, old: jnp.where(reset, new, old), fresh, state)

@@ -177,6 +177,12 @@ def _load(name: str) -> dict[str, Any]:
     return json.loads(text)
 
 
+@cache
+def citystate_rules() -> dict[str, Any]:
+    """``data/citystates.json``: city states, spies, the World Congress and the victories."""
+    return _load("citystates")
+
+
 @dataclass(frozen=True)
 class Tables:
     """Dense views of the data files. Arrays are numpy; the step closes over them as constants."""

@@ -2,10 +2,11 @@
 
 Everything comes from the player's own observation (fog of war applies) and its options this turn
 (:mod:`.options`). Places are ``(row, col)``; units and cities are named by their slot numbers,
-which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (faith, trade,
-city-state influence) are left out rather than shown empty; they appear as the simulator fills
-those observation fields. Culture and social policies have their own section, and so do great
-people, great works and tourism (:mod:`.great_people_text`).
+which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (deals and
+trade) are left out rather than shown empty; they appear as the simulator fills those observation
+fields. Culture and social policies have their own section, and so do religion
+(:mod:`.religion_text`), great people, great works and tourism (:mod:`.great_people_text`), and
+city states and victory progress (:mod:`.citystate_text`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.games.terranova import formulas
+from hexarena.games.terranova.citystate_text import citystate_section
 from hexarena.games.terranova.geometry import COLS, work_area
 from hexarena.games.terranova.great_people_text import great_people_lines
 from hexarena.games.terranova.policy_text import policy_effects, tree_eras
@@ -172,15 +174,10 @@ class TextView:
         return lines
 
     def live_sections(self) -> list[str]:
-        """Trade, city states: only where data is live."""
+        """Trade: only where data is live."""
         o = self.obs
         lines = []
         lines.extend(trade_section(o, self.opts, self.me))
-        influence = np.asarray(o["citystate_info"]["influence_level"])
-        if influence.any():
-            lines.append(
-                "City-state influence: " + ", ".join(f"#{i} {v:.0f}" for i, v in enumerate(influence) if v)
-            )
         return lines
 
     def policies(self) -> list[str]:
@@ -371,6 +368,7 @@ class TextView:
         parts += ["", "== Great people and tourism ==", *great_people_lines(self.obs, self.me)]
         parts += ["", "== Cities ==", *self.cities()]
         parts += ["", "== Units ==", *self.my_units(), *self.foreign()]
+        parts += ["", "== City states and victory ==", *citystate_section(self.obs, self.me)]
         parts += ["", *footer]
         return "\n".join(parts)
 

@@ -34,12 +34,11 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova.effects import empire_modifiers
 from hexarena.games.terranova.geometry import N_TILES
-from hexarena.games.terranova.state import MAX_CITIES, N_PLAYERS, ROUTE_YIELDS, GameState
+from hexarena.games.terranova.state import MAX_CITIES, N_CITY_STATES, N_PLAYERS, ROUTE_YIELDS, GameState
 from hexarena.games.terranova.tables import GOLD, TENET_KINDS, load_tables
 from hexarena.games.terranova.world import const, gather
 
 MOVE_CARAVAN, SEND_CARAVAN = 16, 17
-N_CITY_STATES = 12
 INFLUENCE, PRESSURE = 8, 9  # columns of a route's yields after the 8 city yields
 
 

@@ -137,7 +137,8 @@ def settle_ok(state: GameState, p: jax.Array, pos: jax.Array, dist: jax.Array) -
     city_d = jnp.where(c.exists, dist[jnp.maximum(c.pos, 0)], 99)
     far = (city_d.min() >= r["city_min_distance"]) & (dist[lay.cs_sites].min() >= r["city_min_distance"])
     room = c.exists[p].sum() < MAX_CITIES
-    return (pos >= 0) & land & (lay.natural_wonder[tile] == 0) & (lay.cs_owner[tile] == 0) & free & far & room
+    open_land = (lay.natural_wonder[tile] == 0) & (state.citystates.owner[tile] == 0)
+    return (pos >= 0) & land & open_land & free & far & room
 
 
 def build_ok(state: GameState, p: jax.Array, pos: jax.Array, occ: Occupancy) -> jax.Array:
@@ -269,7 +270,7 @@ def found_city(state: GameState, p: jax.Array, pos: jax.Array, go: jax.Array | b
     claim = (
         (ring1 >= 0)
         & (t.owner[jnp.maximum(ring1, 0)] < 0)
-        & (state.layers.cs_owner[jnp.maximum(ring1, 0)] == 0)
+        & (state.citystates.owner[jnp.maximum(ring1, 0)] == 0)
     )
     idx = jnp.where(claim.at[0].set(True) & go, ring1, N_TILES)
     at = (p, slot)
@@ -345,7 +346,8 @@ def _unit_defence(state: GameState, q: jax.Array, s: jax.Array, target: jax.Arra
         + const(tb.feature_defence)[feat]
         + const(tb.improvement_defence)[imp]
     )
-    return jnp.maximum(const(tb.unit_strength)[kind], 1.0) * (1.0 + bonus)
+    cs_gift = state.citystates.combat_bonus[q, s]  # from militaristic city states
+    return jnp.maximum(const(tb.unit_strength)[kind], 1.0) * (1.0 + bonus) * (1.0 + cs_gift)
 
 
 def capture_city(state: GameState, p: jax.Array, q: jax.Array, cs: jax.Array, take: jax.Array) -> GameState:
@@ -388,6 +390,7 @@ def _combat(
     a_class = const(tb.unit_class)[kind]
     ranged = const(tb.unit_ranged)[kind] > 0
     att = jnp.where(ranged, const(tb.unit_ranged)[kind], const(tb.unit_strength)[kind])
+    att = att * (1.0 + state.citystates.combat_bonus[p, slot])  # from militaristic city states
     mil, civ = occ.military[target], occ.civilian[target]
     city_q, city_s = occ.city_owner[target], occ.city_slot[target]
     vs_unit = mil >= 0

@@ -1,0 +1,79 @@
+"""What contacts and city-state relationships give, read inside a player's turn.
+
+A friend (influence >= 30) of a city state gets its friend yields in the capital; its ally (the
+player with the most influence >= 60) also gets the ally yields in every city. The yields go by the
+city state's type (``data/citystates.json``): cultural culture, agricultural food, mercantile
+happiness, religious faith, scientific science; militaristic ones give none and strengthen one
+unit a round instead (``CityStates.combat_bonus``). Scholasticism (``cs_yield_pct``) and the
+Patronage finisher (``cs_gift_yield_pct``) scale the yields, as the original's relationship bonus.
+
+The original gives the ally yields to every friend (its ally mask is built from the friend mask);
+here only the ally gets them, as its docstrings and Civilization V intend.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from hexarena.games.terranova.effects import civic_rows, empire_modifiers
+from hexarena.games.terranova.state import N_CITY_STATES, N_PLAYERS, GameState
+from hexarena.games.terranova.tables import citystate_rules, load_tables
+from hexarena.games.terranova.world import const
+
+
+def bonus_table(name: str) -> np.ndarray:
+    """(6 types, 7 yields) ``friend_yields`` or ``ally_yields``."""
+    return np.asarray(citystate_rules()[name], np.float32)
+
+
+def relationship_yields(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, 7) yields each city of ``p`` gets from its city-state friends and allies."""
+    tb = load_tables()
+    cst, c = state.citystates, state.cities
+    rel = cst.relationship[:, p]  # (12,)
+    kind = cst.kind.astype(jnp.int32)
+    friend = (rel >= 1).astype(jnp.float32) @ const(bonus_table("friend_yields"))[kind]
+    ally = (rel >= 2).astype(jnp.float32) @ const(bonus_table("ally_yields"))[kind]
+    mods = empire_modifiers(state, p)
+    pct = mods[tb.modifier("cs_yield_pct")], mods[tb.modifier("cs_gift_yield_pct")]
+    scale = (1 + pct[0] / 100.0) * (1 + pct[1] / 100.0)
+    per_city = c.capital[p][:, None] * friend[None, :] + c.exists[p][:, None] * ally[None, :]
+    return scale * per_city
+
+
+def have_met(state: GameState) -> jax.Array:
+    """(6, 18) bool: player i has met player j (columns 0-5) or city state k (column 6 + k).
+
+    Met = i has ever seen a tile that j owns now or one of j's units is in i's sight now; a city
+    state is met once any tile of its territory has been seen (visibility is sticky). Everyone has
+    met itself. The fog stage's sticky ``have_met`` replaces this when it lands.
+    """
+    t, u = state.tiles, state.units
+    seen = (t.visibility > 0).astype(jnp.float32)  # (6, H)
+    owner = jax.nn.one_hot(t.owner.astype(jnp.int32), N_PLAYERS, dtype=jnp.float32)  # -1 -> zeros
+    cs = jax.nn.one_hot(state.citystates.owner.astype(jnp.int32) - 1, N_CITY_STATES, dtype=jnp.float32)
+    visible = t.visibility == 2
+    at = jnp.maximum(u.pos, 0)
+    units_seen = ((u.kind > 0)[None] & visible[:, at]).any(-1)  # (6 viewers, 6 owners)
+    players = (seen @ owner > 0) | units_seen | jnp.eye(N_PLAYERS, dtype=bool)
+    return jnp.concatenate([players, seen @ cs > 0], axis=1)
+
+
+def empire_modifier(state: GameState, name: str) -> jax.Array:
+    """(6,) one empire-wide modifier of every player (``effects.empire_modifiers``' column ``name``).
+
+    The barrier keeps XLA from constant-folding this over a new game's all-zero buildings, which
+    took seconds per batch when the initial observation was compiled.
+    """
+    tb = load_tables()
+    col = tb.modifier(name)
+    owned = jax.lax.optimization_barrier(state.cities.buildings).any(1).astype(jnp.float32)  # (6, 148)
+    rows = jax.vmap(civic_rows, (None, 0))(state, jnp.arange(N_PLAYERS))  # (6, 154)
+    return owned @ const(tb.building_empire_mods[:, col]) + rows @ const(tb.policy_empire_mods[:, col])
+
+
+def resting_influence(state: GameState) -> jax.Array:
+    """(6,) the influence each player's city-state relations never fall below (Patronage)."""
+    return empire_modifier(state, "cs_resting_influence")
