@@ -107,8 +107,8 @@ def check_executed(before, after, ex) -> None:
         d = distance_np(pos, tgt)
         if cat == 0:
             assert 1 <= d <= 3 * tb.unit_moves[kind]
-        elif cat == 18:
-            assert 1 <= d <= tb.unit_range[kind]
+        elif cat == 18:  # move (up to 3 tiles a move on roads), then strike
+            assert 1 <= d <= 3 * tb.unit_moves[kind] + tb.unit_range[kind]
         else:
             assert tgt == pos
         if cat == 1:

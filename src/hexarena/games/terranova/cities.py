@@ -127,19 +127,19 @@ def fixed_build_mask(state: GameState, p: jax.Array) -> jax.Array:
     tb = load_tables()
     pl = state.players
     techs = pl.techs[p]
-    owned_res = resources_owned(state, p)
+    city_res = city_resources(state, p) > 0  # (10, 53)
     b_ok = const(tb.buildable) & jnp.all(~const(tb.building_tech) | techs, axis=1)
-    needs_res = const(tb.building_resource)
-    b_ok &= ~needs_res.any(1) | (needs_res & owned_res).any(1)
     b_ok &= jnp.all(~const(tb.building_policy) | pl.policies[p], axis=1)
+    needs_res = const(tb.building_resource)
+    b_ok = b_ok[None, :] & (~needs_res.any(1) | (needs_res[None] & city_res[:, None, :]).any(2))
     sites = jax.vmap(lambda cs: city_site(state, p, cs))(jnp.arange(MAX_CITIES))  # (10, SITE_NEEDS)
-    b_ok = b_ok[None, :] & jnp.all(~const(tb.building_needs)[None] | sites[:, None, :], axis=2)
+    b_ok &= jnp.all(~const(tb.building_needs)[None] | sites[:, None, :], axis=2)
     u_ok = jnp.all(~const(tb.unit_tech)[1:] | techs, axis=1) & ~jnp.any(
         const(tb.unit_obsolete)[1:] & techs, axis=1
     )
-    u_ok &= jnp.all(~const(tb.unit_resource)[1:] | owned_res, axis=1)
+    u_ok = u_ok[None, :] & jnp.all(~const(tb.unit_resource)[None, 1:] | city_res[:, None, :], axis=2)
     u_ok &= jnp.arange(1, len(tb.unit_names)) != tb.unit("caravan")  # trade routes arrive in a later stage
-    return jnp.concatenate([b_ok, jnp.broadcast_to(u_ok, (MAX_CITIES, u_ok.shape[0]))], axis=1)
+    return jnp.concatenate([b_ok, u_ok], axis=1)
 
 
 def build_mask(
@@ -169,15 +169,28 @@ def build_mask(
     return fixed & jnp.concatenate([b_ok, u_ok]) & c.exists[p, cs] & (c.constructing[p, cs] < 0)
 
 
-def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
-    """(53,) resource kinds on tiles of ``p`` that carry their improvement and are revealed."""
+def city_resources(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, 53) int32: how many sources of each resource each city of ``p`` has, as the original
+    counts them: tiles the city owns that carry the resource's improvement, and the city's own
+    tile, where ``p``'s techs reveal the resource. A unit or building that needs a resource
+    needs one in the city that makes it."""
     tb = load_tables()
+    c, t = state.cities, state.tiles
     res = state.layers.resource.astype(jnp.int32)
-    imp = state.tiles.improvement.astype(jnp.int32)
+    imp = t.improvement.astype(jnp.int32)
+    centre = jnp.zeros(N_TILES + 1, bool).at[jnp.where(c.exists[p], c.pos[p], N_TILES)].set(True)[:-1]
     reveal = const(tb.resource_reveal)[res]
-    ok = (state.tiles.owner == p) & (res > 0) & (const(tb.resource_improvement)[res] == imp)
+    ok = (t.owner == p) & (t.owner_city >= 0) & (res > 0)
+    ok &= (const(tb.resource_improvement)[res] == imp) | centre
     ok &= state.players.techs[p][jnp.maximum(reveal, 0)]
-    return jnp.zeros(len(tb.resource_names), bool).at[jnp.where(ok, res, 0)].max(ok)
+    city = jnp.where(ok, t.owner_city.astype(jnp.int32), MAX_CITIES)
+    counts = jnp.zeros((MAX_CITIES + 1, len(tb.resource_names)), jnp.int32).at[city, res].add(1)
+    return counts[:MAX_CITIES]
+
+
+def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
+    """(53,) resource kinds some city of ``p`` has (luxury happiness counts kinds)."""
+    return city_resources(state, p).sum(0) > 0
 
 
 def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -> GameState:
@@ -276,7 +289,8 @@ def production_phase(
         here = c.pos[p, cs]
         spot = jnp.maximum(here, 0)
         blocked = jnp.where(is_military(utype), occ.military[spot] >= 0, occ.civilian[spot] >= 0)
-        st, placed = spawn_unit(st, p, utype, here, done & is_unit & ~blocked)
+        xp = city_mods[tb.modifier("unit_xp")] * (1 + empire[tb.modifier("xp_pct")] / 100.0)
+        st, placed = spawn_unit(st, p, utype, here, done & is_unit & ~blocked, xp / 100.0)
         finished = done & (~is_unit | placed)
         built = finished & ~is_unit
         bi = jnp.clip(item, 0, BUILDING_SLOTS - 1)

@@ -19,15 +19,24 @@ import numpy as np
 from hexarena.games.terranova.state import MAX_CITIES, GameState
 from hexarena.games.terranova.tables import (
     BUILDING_SLOTS,
+    CULTURE,
     GOLD,
     GRANTS,
     N_BUILDING_YIELDS,
     N_YIELDS,
     PROD,
+    SCIENCE,
     SPECIALISTS,
     load_tables,
 )
-from hexarena.games.terranova.world import connected_to_capital, const, gather, neighbor_table, work_frames
+from hexarena.games.terranova.world import (
+    connected_to_capital,
+    const,
+    gather,
+    neighbor_table,
+    top_era,
+    work_frames,
+)
 
 
 def civic_rows(state: GameState, p: jax.Array) -> jax.Array:
@@ -51,6 +60,29 @@ def empire_modifiers(state: GameState, p: jax.Array) -> jax.Array:
 def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
     """(10, MODIFIERS) modifiers of each city of ``p`` from its own buildings."""
     return state.cities.buildings[p].astype(jnp.float32) @ const(load_tables().building_city_mods)
+
+
+KILL_MODIFIERS = {"gold_per_kill": GOLD, "culture_per_kill": CULTURE, "science_per_kill": SCIENCE}
+
+
+def kill_yields(state: GameState, p: jax.Array) -> jax.Array:
+    """(2, 8) yields ``p`` gains per enemy unit killed or city taken: from its buildings, policies
+    and tenets, then from finished trees (Honor's finisher), each x (its era + 1) as the original
+    scales them (the observation's ``yields_per_kill`` and ``honor_finisher_yields_per_kill``)."""
+    tb = load_tables()
+    rows = civic_rows(state, p)
+    n_policies, n_trees = tb.policy_tree_onehot.shape
+    i = jnp.arange(rows.shape[0])
+    finisher = (i >= n_policies) & (i < n_policies + n_trees)
+    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
+    mods = const(tb.policy_empire_mods)
+    regular = owned @ const(tb.building_empire_mods) + jnp.where(finisher, 0.0, rows) @ mods
+    finished = jnp.where(finisher, rows, 0.0) @ mods
+    cols = np.array([tb.modifier(m) for m in KILL_MODIFIERS])
+    to_yield = np.zeros((len(KILL_MODIFIERS), N_BUILDING_YIELDS), np.float32)
+    to_yield[np.arange(len(KILL_MODIFIERS)), list(KILL_MODIFIERS.values())] = 1.0
+    era = top_era(state.players.techs[p]) + 1
+    return jnp.stack([regular[cols], finished[cols]]) @ const(to_yield) * era
 
 
 def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from hexarena.games.terranova.geometry import N_TILES, N_WORK
-from hexarena.games.terranova.mapgen import GameMap
+from hexarena.games.terranova.mapgen import N_CITY_STATES, GameMap
 from hexarena.games.terranova.tables import BUILDING_SLOTS, SPECIALISTS, load_tables
 
 N_PLAYERS, MAX_CITIES, MAX_UNITS = 6, 10, 30
@@ -53,6 +53,8 @@ class Units(NamedTuple):
     engaged_turns: jax.Array  # (6, 30) int8 turns left on a worker build
     engaged_action: jax.Array  # (6, 30) int8 category being built, -1 none
     fought: jax.Array  # (6, 30) bool fought this turn (no healing)
+    # --- stage 3, combat (issue 15) ---
+    combat_bonus: jax.Array  # (6, 30) float32 strength bonus over 1 (x 1.15 after barracks: 0.15)
 
 
 class Cities(NamedTuple):
@@ -90,6 +92,8 @@ class Players(NamedTuple):
     free_policies: jax.Array  # (6,) int32 free social policies to pick
     golden_age_turns: jax.Array  # (6,) int32 turns left in the current golden age
     great_people: jax.Array  # (6, 7) int32 great people granted and not yet used (SPECIALISTS + prophet)
+    # --- stage 3, fog and contact (issue 15) ---
+    have_met: jax.Array  # (6, 18) bool: players 0-5, then city states 0-11; once met, always met
 
 
 class GameState(NamedTuple):
@@ -161,6 +165,7 @@ def initial_state(
             engaged_turns=jnp.zeros((p, u), jnp.int8),
             engaged_action=jnp.full((p, u), -1, jnp.int8),
             fought=jnp.zeros((p, u), bool),
+            combat_bonus=jnp.zeros((p, u), f32),
         ),
         cities=Cities(
             exists=jnp.zeros((p, c), bool),
@@ -196,6 +201,7 @@ def initial_state(
             free_policies=jnp.zeros(p, jnp.int32),
             golden_age_turns=jnp.zeros(p, jnp.int32),
             great_people=jnp.zeros((p, len(SPECIALISTS) + 1), jnp.int32),
+            have_met=jnp.eye(p, p + N_CITY_STATES, dtype=bool),
         ),
         turn=jnp.zeros((), jnp.int32),
         player=jnp.zeros((), jnp.int32),
