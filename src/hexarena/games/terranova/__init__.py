@@ -47,12 +47,23 @@ people (granted great people are counted, not used), great works, tourism, and t
 columns of those systems and of city states, trade, kills and XP (set by their buildings and
 policies, read when the systems land); free units from wonders and policies.
 
-Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
-found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles
-around a unit, so very long road trips are cut; any one improved source of a strategic resource
-enables its units (no counts); cities do not shoot; borders are closed to players at peace, and a
-melee unit entering them declares war (peace is a trade item of a later stage); city states are
-sites with a ring of territory, which block movement and settling but do not act; units fight at
-full strength whatever their health; a unit finished in a city whose tile holds a unit of the same
-class waits there until the tile is free.
+Stage 3 (issue 15), combat and fog as the original: a unit moves then attacks within its moves
+(it strikes from the reachable tile that leaves it the most moves; an attack needs a move left
+there); each unit carries a combat bonus (its city's barracks, armory, military academy, Heroic
+Epic, Brandenburg Gate, Pentagon: +15 XP each, x 1.15) times its empire's ``combat_pct``; kills
+pay Honor's per-kill yields x (era + 1); strategic resources are counted per city (improved tiles
+and the city's own tile), and a unit or building needing one needs it in the city that makes it;
+movement is searched to convergence in the 469 tiles within 12 of a unit (exact for every unit of
+up to 4 moves, roads included). The observation tracker remembers tile owners and cities (position,
+capital, population, HP, defence), so tiles and cities out of sight show what was seen;
+``have_met`` (6 players + 12 city states, 18 entries where the spec says 16) is sticky state; the
+demographics fields rank the quantities they name; ``resources_owned`` is per city. The spec's quick
+start runs as written (``mapgen --format gamestate``, docs/terranova.md).
+
+Simplifications kept from stage 1 (each a candidate for a later stage): cities do not shoot;
+borders are closed to players at peace, and a melee unit entering them declares war (peace is a
+trade item of a later stage); city states are sites with a ring of territory, which block movement
+and settling but do not act; units fight at full strength whatever their health; a unit finished
+in a city whose tile holds a unit of the same class waits there until the tile is free; units
+faster than 4 moves are searched up to 12 tiles away.
 """

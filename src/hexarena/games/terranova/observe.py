@@ -1,8 +1,9 @@
 """Observations in the spec's layout, for the player to move, with fog of war.
 
 Unknown = -1 everywhere: map layers of never-seen tiles, other players' units out of sight, cities
-on never-seen tiles. Tiles seen before but not visible now show what the player saw last (the
-:class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
+never seen. Tiles seen before but not visible now show what the player saw last: owner, feature,
+improvement, road and the yields these give; so do rival cities out of sight (population, HP,
+defence), from the :class:`Tracker` (the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
 threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
 (``culture_info``: on buildings, on tiles) are live; fields of later
 stages (trade, religion, city states, specialists, great works, great people, tourism) are present
