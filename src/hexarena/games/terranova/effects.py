@@ -57,6 +57,17 @@ def empire_modifiers(state: GameState, p: jax.Array) -> jax.Array:
     return owned @ const(tb.building_empire_mods) + civic_rows(state, p) @ const(tb.policy_empire_mods)
 
 
+def empire_modifier_columns(state: GameState, p: jax.Array, names: tuple[str, ...]) -> jax.Array:
+    """(len(names),) the named columns of :func:`empire_modifiers`, at the cost of those columns only
+    (the combat step asks for one or a few, per attack)."""
+    tb = load_tables()
+    cols = np.array([tb.modifier(n) for n in names])
+    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
+    return owned @ const(tb.building_empire_mods[:, cols]) + civic_rows(state, p) @ const(
+        tb.policy_empire_mods[:, cols]
+    )
+
+
 def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
     """(10, MODIFIERS) modifiers of each city of ``p`` from its own buildings."""
     return state.cities.buildings[p].astype(jnp.float32) @ const(load_tables().building_city_mods)
@@ -74,15 +85,15 @@ def kill_yields(state: GameState, p: jax.Array) -> jax.Array:
     n_policies, n_trees = tb.policy_tree_onehot.shape
     i = jnp.arange(rows.shape[0])
     finisher = (i >= n_policies) & (i < n_policies + n_trees)
-    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
-    mods = const(tb.policy_empire_mods)
-    regular = owned @ const(tb.building_empire_mods) + jnp.where(finisher, 0.0, rows) @ mods
-    finished = jnp.where(finisher, rows, 0.0) @ mods
     cols = np.array([tb.modifier(m) for m in KILL_MODIFIERS])
+    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
+    mods = const(tb.policy_empire_mods[:, cols])
+    regular = owned @ const(tb.building_empire_mods[:, cols]) + jnp.where(finisher, 0.0, rows) @ mods
+    finished = jnp.where(finisher, rows, 0.0) @ mods
     to_yield = np.zeros((len(KILL_MODIFIERS), N_BUILDING_YIELDS), np.float32)
     to_yield[np.arange(len(KILL_MODIFIERS)), list(KILL_MODIFIERS.values())] = 1.0
     era = top_era(state.players.techs[p]) + 1
-    return jnp.stack([regular[cols], finished[cols]]) @ const(to_yield) * era
+    return jnp.stack([regular, finished]) @ const(to_yield) * era
 
 
 def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:

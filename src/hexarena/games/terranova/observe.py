@@ -3,11 +3,12 @@
 Unknown = -1 everywhere: map layers of never-seen tiles, other players' units out of sight, cities
 never seen. Tiles seen before but not visible now show what the player saw last: owner, feature,
 improvement, road and the yields these give; so do rival cities out of sight (population, HP,
-defence), from the :class:`Tracker` (the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
-threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
-(``culture_info``: on buildings, on tiles) are live; fields of later
-stages (trade, religion, city states, specialists, great works, great people, tourism) are present
-with their shapes and hold zeros or -1.
+defence), from the :class:`Tracker` (the spec's ``obs_spaces``). Policies, culture and faith
+reserves, the culture threshold, free techs and policies, golden-age turns, lifetime culture, the
+policies' yields (``culture_info``: on buildings, on tiles, per kill), ``combat_bonus_accel``,
+``have_met`` and the demographics are live; fields of later stages (trade, religion, city states,
+specialists, great works, great people, tourism) are present with their shapes and hold zeros or
+-1.
 """
 
 from __future__ import annotations

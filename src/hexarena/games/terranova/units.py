@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
-from hexarena.games.terranova.effects import empire_modifiers, kill_yields
+from hexarena.games.terranova.effects import empire_modifier_columns, empire_modifiers, kill_yields
 from hexarena.games.terranova.geometry import (
     COLS,
     N_TILES,
@@ -234,12 +234,21 @@ def attack_targets(
     return in_range & targets & ~here & is_military(kind) & (kind > 0)
 
 
+def window_distance(tiles: jax.Array, target: jax.Array) -> jax.Array:
+    """(W,) hex distance from ``target`` to each of ``tiles`` (the short way round the cylinder)."""
+    q, r = (const(a) for a in axial())
+    t = jnp.maximum(tiles, 0)
+    dq0, dr = q[t] - q[jnp.maximum(target, 0)], r[t] - r[jnp.maximum(target, 0)]
+    dq = jnp.stack([dq0 - COLS, dq0, dq0 + COLS])
+    return ((jnp.abs(dq) + jnp.abs(dr) + jnp.abs(dq + dr)) // 2).min(0)
+
+
 def strike_from(
     state: GameState, p: jax.Array, slot: jax.Array, reach: Reach, target: jax.Array
 ) -> jax.Array:
     """Window slot the unit attacks ``target`` from: the tile within striking distance of it that
     leaves the most moves (its own tile when it is close enough), -1 if none."""
-    d = distance_from(jnp.maximum(target, 0))[jnp.maximum(reach.tiles, 0)]
+    d = window_distance(reach.tiles, target)
     ok = reach.stand & (reach.spent < reach.moves) & (d <= _strike_reach(state, p, slot)) & (d >= 1)
     return masked_argmax(-reach.spent, ok)
 
@@ -428,7 +437,7 @@ def _unit_defence(state: GameState, q: jax.Array, s: jax.Array, target: jax.Arra
 
 def combat_factor(state: GameState, q: jax.Array) -> jax.Array:
     """() the empire-wide strength factor of ``q``'s units (Statue of Zeus, Himeji Castle)."""
-    return 1.0 + empire_modifiers(state, q)[load_tables().modifier("combat_pct")] / 100.0
+    return 1.0 + empire_modifier_columns(state, q, ("combat_pct",))[0] / 100.0
 
 
 def gain_kill_yields(state: GameState, p: jax.Array, kills: jax.Array) -> GameState:
