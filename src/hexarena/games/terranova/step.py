@@ -2,9 +2,9 @@
 
 The order inside a turn follows the original: social policies -> technology choice -> units (scan
 over 30 slots) -> cities (yields, growth, borders, production) -> empire (gold, upkeep, science,
-happiness, culture and faith reserves, golden age) ->
-healing -> fog of war for every player -> score-delta reward -> next player, round counter,
-turn cap and domination victory -> a finished game restarts from its own map.
+happiness, culture and faith reserves, golden age) -> healing -> fog of war and contacts
+(``have_met``) for every player -> score-delta reward -> next player, round counter, turn cap and
+domination victory -> a finished game restarts from its own map.
 """
 
 from __future__ import annotations
