@@ -180,6 +180,8 @@ def _cities_obs(state: GameState, tracker: Tracker, o: jax.Array, tile_yields: j
     pos = jnp.where(mine, c.pos, mem.pos[o])
     coast = jax.vmap(jax.vmap(lambda at: _coastal(state, at)))(pos)
 
+    own_defence = jax.vmap(lambda cs: city_defence(state, o, cs))(jnp.arange(MAX_CITIES))
+
     def hide(now: jax.Array, seen: jax.Array, fill: float | int = -1) -> jax.Array:
         return jnp.where(show, jnp.where(mine, now, seen), fill)
 
@@ -203,7 +205,7 @@ def _cities_obs(state: GameState, tracker: Tracker, o: jax.Array, tile_yields: j
         "prod_carryover": jnp.ones(MAX_CITIES, jnp.float32),
         "is_constructing": c.constructing[o],
         "bldg_maintenance": built @ const(tb.building_upkeep),
-        "defense": hide(all_city_defence(state), mem.defence[o], -1.0),
+        "defense": hide(own_defence[None, :], mem.defence[o], -1.0),
         "hp": hide(c.hp, mem.hp[o], -1.0),
         "buildings_owned": c.buildings[o].astype(jnp.int32),
         "resources_owned": city_resource_flags(state, o),

@@ -40,7 +40,6 @@ from hexarena.games.terranova.world import (
 
 MOVE, SETTLE, COMBAT = 0, 1, 18
 FIRST_BUILD, LAST_BUILD = 2, 15
-MAX_RANGE = 3  # the longest reach of a ranged unit
 MIN_CITY_HP = 0.01  # ranged attacks leave a city this much (1 of its 200 hit points)
 
 
@@ -217,10 +216,13 @@ def attack_targets(
     kind = state.units.kind[p, slot].astype(jnp.int32)
     strike = _strike_reach(state, p, slot)
     lnb = const(window_neighbors())
-    near = reach.stand & (reach.spent < reach.moves)
-    for step in range(MAX_RANGE):
-        grown = near | jnp.where(lnb >= 0, near[jnp.maximum(lnb, 0)], False).any(1)
-        near = jnp.where(step < strike, grown, near)
+    nb_ok = lnb >= 0
+    lnb = jnp.maximum(lnb, 0)
+
+    def grow(_: int, near: jax.Array) -> jax.Array:
+        return near | (nb_ok & near[lnb]).any(1)
+
+    near = jax.lax.fori_loop(0, strike, grow, reach.stand & (reach.spent < reach.moves))
     in_range = jnp.zeros(N_TILES, bool).at[jnp.where(near, reach.tiles, N_TILES)].set(True, mode="drop")
     enemy_military = (occ.military >= 0) & (occ.military // MAX_UNITS != p)
     enemy_civilian = (occ.civilian >= 0) & (occ.civilian // MAX_UNITS != p)
