@@ -182,15 +182,27 @@ def _reach(s):
     return reachable(s, P0, jnp.int32(0), occupancy(s))
 
 
-@pytest.mark.parametrize(("unit", "far"), [("warrior", 6), ("horseman", 12)])
-def test_roads_carry_a_unit_three_tiles_a_move(field, unit, far):
-    s, centre = field
-    path = east(centre, far + 1)
+def on_road(s, centre: int, unit: str, steps: int):
     s = place_unit(s, 0, 0, unit, centre)
     s = s._replace(
         units=s.units._replace(moves=s.units.moves.at[0, 0].set(float(TB.unit_moves[TB.unit(unit)])))
     )
-    s = s._replace(tiles=s.tiles._replace(road=s.tiles.road.at[jnp.asarray(path)].set(True)))
-    reach = np.asarray(_reach(s))
-    assert reach[path[far]]  # moves x 3 road steps: beyond the old 8-tile cut for the horseman
+    return s._replace(
+        tiles=s.tiles._replace(road=s.tiles.road.at[jnp.asarray(east(centre, steps))].set(True))
+    )
+
+
+@pytest.mark.parametrize(("unit", "far"), [("warrior", 6), ("scout", 9)])
+def test_roads_carry_a_unit_three_tiles_a_move(field, unit, far):
+    s, centre = field
+    reach = np.asarray(_reach(on_road(s, centre, unit, far + 1)))
+    path = east(centre, far + 1)
+    assert reach[path[far]]  # moves x 3 road steps: the scout's 9 lie beyond the old 8-tile cut
     assert not reach[path[far + 1]]
+
+
+def test_faster_units_are_searched_ten_tiles_out(field):
+    s, centre = field
+    reach = np.asarray(_reach(on_road(s, centre, "horseman", 12)))
+    path = east(centre, 12)
+    assert reach[path[10]] and not reach[path[11]]  # 4 moves would carry it 12: the window ends at 10
