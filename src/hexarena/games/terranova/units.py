@@ -39,6 +39,7 @@ from hexarena.games.terranova.world import (
 )
 
 MOVE, SETTLE, COMBAT = 0, 1, 18
+MAX_RANGE = 3  # the longest strike of a ranged unit
 FIRST_BUILD, LAST_BUILD = 2, 15
 MIN_CITY_HP = 0.01  # ranged attacks leave a city this much (1 of its 200 hit points)
 
@@ -219,11 +220,9 @@ def attack_targets(
     lnb = const(window_neighbors())
     nb_ok = lnb >= 0
     lnb = jnp.maximum(lnb, 0)
-
-    def grow(_: int, near: jax.Array) -> jax.Array:
-        return near | (nb_ok & near[lnb]).any(1)
-
-    near = jax.lax.fori_loop(0, strike, grow, reach.stand & (reach.spent < reach.moves))
+    near = reach.stand & (reach.spent < reach.moves)
+    for step in range(MAX_RANGE):  # unrolled: a loop costs more per round than its work here
+        near = jnp.where(step < strike, near | (nb_ok & near[lnb]).any(1), near)
     in_range = jnp.zeros(N_TILES, bool).at[jnp.where(near, reach.tiles, N_TILES)].set(True, mode="drop")
     enemy_military = (occ.military >= 0) & (occ.military // MAX_UNITS != p)
     enemy_civilian = (occ.civilian >= 0) & (occ.civilian // MAX_UNITS != p)
