@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The City of Gold GPU figures (issue 5) on a GPU machine with no package registry, such as this
-# workplace's device machine, whose image has Python 3.12 with a CUDA build of JAX but neither
-# city-of-gold 0.0.3 nor pydantic (which hexarena imports).
+# GPU figures on a GPU machine with no package registry, such as this workplace's device machine,
+# whose image has Python 3.12 with a CUDA build of JAX but neither city-of-gold 0.0.3 nor pydantic
+# (which hexarena's City of Gold path imports).
 #
-#   bash benchmarks/gpu.sh wheels   # here, with pip: the missing wheels into .whl/ (git-ignored)
-#   bash benchmarks/gpu.sh run      # there, with .whl/ carried: install them aside, then bench
+#   bash benchmarks/gpu.sh wheels     # here, with pip: the missing wheels into .whl/ (git-ignored)
+#   bash benchmarks/gpu.sh run        # there, with .whl/ carried: install them aside, City of Gold
+#   bash benchmarks/gpu.sh terranova  # there: Terra Nova at batch 256-4,096 (needs no wheels)
 #
-# PY picks the interpreter for `run` (default python3); SIZES and STEPS the batch sizes and the
-# steps per timed call. The bench prints JAX's devices first: check it found the GPU.
+# PY picks the interpreter (default python3); SIZES and STEPS the batch sizes and the timed steps.
+# Each bench prints JAX's devices first: check it found the GPU. On a machine without one,
+# `SIZES=2 STEPS=2 bash benchmarks/gpu.sh terranova` is the same path at a CPU-sized batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-python3}
@@ -30,8 +32,18 @@ run)
         --steps "${STEPS:-100}" --repeats 3 --package-threads 0
     "$PY" -m benchmarks.cityofgold_jax_bench --sizes "${SIZES:-1024,4096,16384,65536}" --cost
     ;;
+terranova)
+    # Player turns/s, compile seconds and memory per game, per batch size (cold: cache off).
+    deps=$(mktemp -d)
+    if compgen -G ".whl/*.whl" >/dev/null; then
+        "$PY" -m pip install --quiet --no-index --no-deps --target "$deps" .whl/*.whl
+    fi
+    export PYTHONPATH="$deps:$PWD/src:$PWD" PYTHONUNBUFFERED=1
+    "$PY" -c 'import jax; print("jax", jax.__version__, jax.devices())'
+    "$PY" -m benchmarks.terranova_bench --sizes "${SIZES:-256,1024,4096}" --steps "${STEPS:-30}"
+    ;;
 *)
-    echo "usage: bash benchmarks/gpu.sh wheels|run" >&2
+    echo "usage: bash benchmarks/gpu.sh wheels|run|terranova" >&2
     exit 2
     ;;
 esac

@@ -4,12 +4,16 @@ Run ``python -m benchmarks terranova`` (CPU unless JAX sees an accelerator). Com
 measured with the persistent compilation cache switched off, so they are cold numbers. Each
 figure is printed next to the anchor's, measured in the same run: stage 1's simulator (commit
 ``ANCHOR_REF``, or ``TERRANOVA_ANCHOR_REF``; empty skips it), exported from git into a temporary
-folder and measured by this same code in a subprocess. ``cpu_s_per_step`` (process CPU time, all threads)
-is the steadier figure on a shared machine.
+folder and measured by this same code in a subprocess. ``cpu_s_per_step`` (process CPU time, all
+threads) is the steadier figure on a shared machine.
+
+Large batches alone (no anchor): ``python -m benchmarks.terranova_bench --sizes 256,1024,4096``,
+which ``bash benchmarks/gpu.sh terranova`` runs on a GPU machine.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -28,6 +32,7 @@ from hexarena.games.terranova.state import state_bytes
 
 BATCHES = (1, 64)
 STEPS = 60
+MAP_POOL = 64  # distinct maps; larger batches cycle them (each game has its own key)
 ANCHOR_REF = "e26c043"  # stage 1 (issue 6) as merged, before stage 2
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,8 +48,9 @@ def bench_mapgen(n: int = 10) -> float:
     return (time.perf_counter() - start) / n
 
 
-def bench_batch(batch: int) -> dict[str, float]:
-    maps = [generate(s) for s in range(batch)]
+def bench_batch(batch: int, steps: int = STEPS) -> dict[str, float]:
+    pool = [generate(s) for s in range(min(batch, MAP_POOL))]
+    maps = [pool[i % len(pool)] for i in range(batch)]
     t0 = time.perf_counter()
     sim = build_simulator(maps, "duplicate", jax.random.PRNGKey(0))
     step, games, tracker, metrics, ids, obs, _mesh, _sh = sim
@@ -58,12 +64,13 @@ def bench_batch(batch: int) -> dict[str, float]:
     jax.block_until_ready(out)
     games, tracker, metrics, ids = out[:4]
     t0, c0 = time.perf_counter(), time.process_time()
-    for i in range(STEPS):
+    for i in range(steps):
         games, tracker, metrics, ids, obs, *_ = compiled(games, actions[i % 8], tracker, metrics, ids)
     jax.block_until_ready(games)
-    per_step = (time.perf_counter() - t0) / STEPS
-    cpu_per_step = (time.process_time() - c0) / STEPS
+    per_step = (time.perf_counter() - t0) / steps
+    cpu_per_step = (time.process_time() - c0) / steps
     one = jax.tree_util.tree_map(lambda x: np.asarray(x)[0, 0], games)
+    peak = (jax.devices()[0].memory_stats() or {}).get("peak_bytes_in_use", 0)  # accelerators only
     return {
         "build_simulator_s": built,
         "compile_s": compile_s,
@@ -75,6 +82,7 @@ def bench_batch(batch: int) -> dict[str, float]:
         "tracker_bytes_per_game": _nbytes(tracker) // batch,
         "obs_bytes_per_game": _nbytes(obs) // batch,
         "action_bytes_per_game": _nbytes(actions[0]) // batch,
+        "device_peak_bytes_per_game": peak / batch,
     }
 
 
@@ -112,5 +120,30 @@ def main() -> None:
             print(line, flush=True)
 
 
+def batched(argv: list[str] | None = None) -> None:
+    """``python -m benchmarks.terranova_bench --sizes 256,1024,4096``: this build alone (no anchor) at
+    the given batch sizes, one line per size (``benchmarks/gpu.sh terranova`` runs it on a GPU)."""
+    parser = argparse.ArgumentParser(description="Terra Nova at large batches (GPU figures).")
+    parser.add_argument("--sizes", default="256,1024,4096", help="comma-separated batch sizes")
+    parser.add_argument("--steps", type=int, default=30, help="timed env steps per size")
+    args = parser.parse_args(argv)
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    if not sizes or min(sizes) < 1 or args.steps < 1:
+        parser.error("--sizes needs positive batch sizes and --steps a positive count")
+    jax.config.update("jax_enable_compilation_cache", False)
+    print(f"devices: {jax.devices()}", flush=True)
+    for batch in sizes:
+        r = bench_batch(batch, args.steps)
+        memory = r["state_bytes_per_game"] + r["tracker_bytes_per_game"] + r["obs_bytes_per_game"]
+        memory += r["action_bytes_per_game"]
+        print(
+            f"batch {batch:5d}: {r['player_turns_per_s']:10.1f} player turns/s  "
+            f"compile {r['compile_s']:6.1f} s  build {r['build_simulator_s']:6.1f} s  "
+            f"state+tracker+obs+action {memory / 1024:7.1f} KiB/game  "
+            f"device peak {r['device_peak_bytes_per_game'] / 1024:7.1f} KiB/game",
+            flush=True,
+        )
+
+
 if __name__ == "__main__":
-    main()
+    batched()

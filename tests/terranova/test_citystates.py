@@ -14,7 +14,7 @@ from hexarena.games.terranova.cs_relations import have_met, relationship_yields
 from hexarena.games.terranova.geometry import neighbors
 from hexarena.games.terranova.mapgen import generate
 from hexarena.games.terranova.observe import empty_tracker, observe, update_tracker
-from hexarena.games.terranova.state import map_layers
+from hexarena.games.terranova.state import N_PLAYERS, map_layers
 from hexarena.games.terranova.step import new_game
 from hexarena.games.terranova.tables import CULTURE, FOOD, HAPPY, citystate_rules, load_tables
 from hexarena.games.terranova.units import found_city
@@ -36,9 +36,13 @@ def with_cs(s, **fields):
 
 
 def meet(s, player: int, cs: int):
-    """``player`` has seen the territory of city state ``cs``."""
+    """``player`` has seen the territory of city state ``cs`` and so met it."""
     tiles = np.flatnonzero(np.asarray(s.citystates.owner) == cs + 1)
-    return s._replace(tiles=s.tiles._replace(visibility=s.tiles.visibility.at[player, tiles].set(1)))
+    met = s.players.have_met.at[player, N_PLAYERS + cs].set(True)
+    return s._replace(
+        tiles=s.tiles._replace(visibility=s.tiles.visibility.at[player, tiles].set(1)),
+        players=s.players._replace(have_met=met),
+    )
 
 
 def adopt(s, player: int, *names: str):

@@ -105,7 +105,10 @@ def test_delegates_from_the_forbidden_palace_and_consulates(start):
 
 
 def sees_everyone(s, player: int):
-    return s._replace(tiles=s.tiles._replace(visibility=s.tiles.visibility.at[player].set(2)))
+    return s._replace(
+        tiles=s.tiles._replace(visibility=s.tiles.visibility.at[player].set(2)),
+        players=s.players._replace(have_met=s.players.have_met.at[player].set(True)),
+    )
 
 
 def test_congress_forms_with_printing_press_and_everyone_met(start):

@@ -133,6 +133,7 @@ def _rival_city(s, q: int):
     return s._replace(
         cities=c._replace(exists=c.exists.at[q, 0].set(True), pos=c.pos.at[q, 0].set(tile)),
         tiles=t._replace(visibility=t.visibility.at[0, tile].set(2)),
+        players=s.players._replace(have_met=s.players.have_met.at[0, q].set(True)),
     )
 
 

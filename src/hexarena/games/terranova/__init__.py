@@ -78,11 +78,22 @@ rounds; delegates from the Forbidden Palace and Consulates. Science, domination,
 diplomatic victories end the game; ``GameState.victory`` names the kind and the adapter's outcome
 says it ("blue won a culture victory"). The reward stays the score delta, as the original.
 
-Stage-1 simplifications (each a candidate for a later stage): a unit acts once per turn (move,
-found, build or attack; no move-then-attack); reach is 8 Bellman-Ford rounds in the 217 tiles
-around a unit, so very long road trips are cut; any one improved source of a strategic resource
-enables its units (no counts); cities do not shoot; borders are closed to players at peace, and a
-melee unit entering them declares war (peace is a trade item of a later stage); units fight at
-full strength whatever their health; a unit finished in a city whose tile holds a unit of the same
-class waits there until the tile is free.
+Stage 3 (issue 15), combat and fog as the original: a unit moves then attacks within its moves
+(it strikes from the reachable tile that leaves it the most moves; an attack needs a move left
+there); each unit carries a combat bonus (its city's barracks, armory, military academy, Heroic
+Epic, Brandenburg Gate, Pentagon: +15 XP each, x 1.15) times its empire's ``combat_pct``; kills
+pay Honor's per-kill yields x (era + 1); strategic resources are counted per city (improved tiles
+and the city's own tile), and a unit or building needing one needs it in the city that makes it;
+movement is searched to convergence in the 331 tiles within 10 of a unit (exact for every unit of
+up to 3 moves, roads included). The observation tracker remembers tile owners and cities (position,
+capital, population, HP, defence), so tiles and cities out of sight show what was seen;
+``have_met`` (6 players + 12 city states, 18 entries where the spec says 16) is sticky state; the
+demographics fields rank the quantities they name; ``resources_owned`` is per city. The spec's quick
+start runs as written (``mapgen --format gamestate``, docs/terranova.md).
+
+Simplifications kept from stage 1 (each a candidate for a later stage): cities do not shoot;
+borders are closed to players at peace, and a melee unit entering them declares war (peace is a
+trade item); units fight at full strength whatever their health; a unit finished
+in a city whose tile holds a unit of the same class waits there until the tile is free; units
+faster than 3 moves are searched up to 10 tiles away.
 """

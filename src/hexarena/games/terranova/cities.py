@@ -40,7 +40,9 @@ from hexarena.games.terranova.tables import (
 from hexarena.games.terranova.trade_routes import num_trade_routes, route_city_yields
 from hexarena.games.terranova.units import spawn_unit
 from hexarena.games.terranova.world import (
+    city_resources,
     const,
+    deal_resources,
     gather,
     is_military,
     masked_argmax,
@@ -137,18 +139,18 @@ def fixed_build_mask(state: GameState, p: jax.Array) -> jax.Array:
     tb = load_tables()
     pl = state.players
     techs = pl.techs[p]
-    owned_res = resources_owned(state, p)
+    city_res = (city_resources(state, p) + deal_resources(state, p)[None]) > 0  # (10, 53)
     b_ok = const(tb.buildable) & jnp.all(~const(tb.building_tech) | techs, axis=1)
-    needs_res = const(tb.building_resource)
-    b_ok &= ~needs_res.any(1) | (needs_res & owned_res).any(1)
     b_ok &= jnp.all(~const(tb.building_policy) | pl.policies[p], axis=1)
+    needs_res = const(tb.building_resource)
+    b_ok = b_ok[None, :] & (~needs_res.any(1) | (needs_res[None] & city_res[:, None, :]).any(2))
     sites = jax.vmap(lambda cs: city_site(state, p, cs))(jnp.arange(MAX_CITIES))  # (10, SITE_NEEDS)
-    b_ok = b_ok[None, :] & jnp.all(~const(tb.building_needs)[None] | sites[:, None, :], axis=2)
+    b_ok &= jnp.all(~const(tb.building_needs)[None] | sites[:, None, :], axis=2)
     u_ok = jnp.all(~const(tb.unit_tech)[1:] | techs, axis=1) & ~jnp.any(
         const(tb.unit_obsolete)[1:] & techs, axis=1
     )
-    u_ok &= jnp.all(~const(tb.unit_resource)[1:] | owned_res, axis=1)
-    return jnp.concatenate([b_ok, jnp.broadcast_to(u_ok, (MAX_CITIES, u_ok.shape[0]))], axis=1)
+    u_ok = u_ok[None, :] & jnp.all(~const(tb.unit_resource)[None, 1:] | city_res[:, None, :], axis=2)
+    return jnp.concatenate([b_ok, u_ok], axis=1)
 
 
 def build_mask(
@@ -262,7 +264,8 @@ def production_phase(
     in_progress = jnp.zeros(BUILDING_SLOTS, bool).at[current].set(True, mode="drop")
     claims = in_progress & (kind > 0)
     state = state._replace(cities=c0._replace(culture=c0.culture.at[p].add(culture_yield)))
-    mods = city_modifiers(state, p) + empire_modifiers(state, p)
+    empire = empire_modifiers(state, p)
+    mods = city_modifiers(state, p) + empire
     fixed = fixed_build_mask(state, p)
     item_mods = const(tb.production_mods)
     policy_pct = city_civic_rows(state, p) @ const(tb.policy_production)  # (10, 185)
@@ -300,7 +303,8 @@ def production_phase(
         here = c.pos[p, cs]
         spot = jnp.maximum(here, 0)
         blocked = jnp.where(is_military(utype), occ.military[spot] >= 0, occ.civilian[spot] >= 0)
-        st, placed = spawn_unit(st, p, utype, here, done & is_unit & ~blocked)
+        xp = city_mods[tb.modifier("unit_xp")] * (1 + empire[tb.modifier("xp_pct")] / 100.0)
+        st, placed = spawn_unit(st, p, utype, here, done & is_unit & ~blocked, xp / 100.0)
         finished = done & (~is_unit | placed)
         built = finished & ~is_unit
         bi = jnp.clip(item, 0, BUILDING_SLOTS - 1)

@@ -44,21 +44,9 @@ def relationship_yields(state: GameState, p: jax.Array) -> jax.Array:
 
 
 def have_met(state: GameState) -> jax.Array:
-    """(6, 18) bool: player i has met player j (columns 0-5) or city state k (column 6 + k).
-
-    Met = i has ever seen a tile that j owns now or one of j's units is in i's sight now; a city
-    state is met once any tile of its territory has been seen (visibility is sticky). Everyone has
-    met itself. The fog stage's sticky ``have_met`` replaces this when it lands.
-    """
-    t, u = state.tiles, state.units
-    seen = (t.visibility > 0).astype(jnp.float32)  # (6, H)
-    owner = jax.nn.one_hot(t.owner.astype(jnp.int32), N_PLAYERS, dtype=jnp.float32)  # -1 -> zeros
-    cs = jax.nn.one_hot(state.citystates.owner.astype(jnp.int32) - 1, N_CITY_STATES, dtype=jnp.float32)
-    visible = t.visibility == 2
-    at = jnp.maximum(u.pos, 0)
-    units_seen = ((u.kind > 0)[None] & visible[:, at]).any(-1)  # (6 viewers, 6 owners)
-    players = (seen @ owner > 0) | units_seen | jnp.eye(N_PLAYERS, dtype=bool)
-    return jnp.concatenate([players, seen @ cs > 0], axis=1)
+    """(6, 18) bool: player i has met player j (columns 0-5) or city state k (column 6 + k): the
+    sticky ``Players.have_met`` (``step.update_contacts``), and everyone has met itself."""
+    return state.players.have_met | jnp.eye(N_PLAYERS, N_PLAYERS + N_CITY_STATES, dtype=bool)
 
 
 def empire_modifier(state: GameState, name: str) -> jax.Array:

@@ -20,15 +20,24 @@ from hexarena.games.terranova.beliefs import city_tenets, holy_city, tenet_count
 from hexarena.games.terranova.state import MAX_CITIES, GameState
 from hexarena.games.terranova.tables import (
     BUILDING_SLOTS,
+    CULTURE,
     GOLD,
     GRANTS,
     N_BUILDING_YIELDS,
     N_YIELDS,
     PROD,
+    SCIENCE,
     SPECIALISTS,
     load_tables,
 )
-from hexarena.games.terranova.world import connected_to_capital, const, gather, neighbor_table, work_frames
+from hexarena.games.terranova.world import (
+    connected_to_capital,
+    const,
+    gather,
+    neighbor_table,
+    top_era,
+    work_frames,
+)
 
 
 def civic_rows(state: GameState, p: jax.Array) -> jax.Array:
@@ -60,6 +69,17 @@ def empire_modifiers(state: GameState, p: jax.Array) -> jax.Array:
     return owned @ const(tb.building_empire_mods) + civic_rows(state, p) @ const(tb.policy_empire_mods)
 
 
+def empire_modifier_columns(state: GameState, p: jax.Array, names: tuple[str, ...]) -> jax.Array:
+    """(len(names),) the named columns of :func:`empire_modifiers`, at the cost of those columns only
+    (the combat step asks for one or a few, per attack)."""
+    tb = load_tables()
+    cols = np.array([tb.modifier(n) for n in names])
+    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
+    return owned @ const(tb.building_empire_mods[:, cols]) + civic_rows(state, p) @ const(
+        tb.policy_empire_mods[:, cols]
+    )
+
+
 def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
     """(10, MODIFIERS) modifiers of each city of ``p`` from its own buildings and the tenets acting there."""
     tb = load_tables()
@@ -67,6 +87,29 @@ def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
     return state.cities.buildings[p].astype(jnp.float32) @ const(tb.building_city_mods) + here @ const(
         tb.tenet_city_mods
     )
+
+
+KILL_MODIFIERS = {"gold_per_kill": GOLD, "culture_per_kill": CULTURE, "science_per_kill": SCIENCE}
+
+
+def kill_yields(state: GameState, p: jax.Array) -> jax.Array:
+    """(2, 8) yields ``p`` gains per enemy unit killed or city taken: from its buildings, policies
+    and tenets, then from finished trees (Honor's finisher), each x (its era + 1) as the original
+    scales them (the observation's ``yields_per_kill`` and ``honor_finisher_yields_per_kill``)."""
+    tb = load_tables()
+    rows = civic_rows(state, p)
+    n_policies, n_trees = tb.policy_tree_onehot.shape
+    i = jnp.arange(rows.shape[0])
+    finisher = (i >= n_policies) & (i < n_policies + n_trees)
+    cols = np.array([tb.modifier(m) for m in KILL_MODIFIERS])
+    owned = state.cities.buildings[p].any(0).astype(jnp.float32)
+    mods = const(tb.policy_empire_mods[:, cols])
+    regular = owned @ const(tb.building_empire_mods[:, cols]) + jnp.where(finisher, 0.0, rows) @ mods
+    finished = jnp.where(finisher, rows, 0.0) @ mods
+    to_yield = np.zeros((len(KILL_MODIFIERS), N_BUILDING_YIELDS), np.float32)
+    to_yield[np.arange(len(KILL_MODIFIERS)), list(KILL_MODIFIERS.values())] = 1.0
+    era = top_era(state.players.techs[p]) + 1
+    return jnp.stack([regular, finished]) @ const(to_yield) * era
 
 
 def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:

@@ -104,13 +104,8 @@ def city_gpp(state: GameState, p: jax.Array) -> jax.Array:
 
 
 def has_met(state: GameState, p: jax.Array) -> jax.Array:
-    """(6,) the rivals ``p`` has met: one of their cities stands on a tile it has seen, or one of their
-    units is in its sight now (never ``p`` itself)."""
-    vis = state.tiles.visibility[p]
-    c, u = state.cities, state.units
-    cities = (c.exists & (gather(vis, c.pos, 0) > 0)).any(1)
-    units = ((u.kind > 0) & (gather(vis, u.pos, 0) == 2)).any(1)
-    return (cities | units) & (jnp.arange(N_PLAYERS) != p)
+    """(6,) the rivals ``p`` has met (``Players.have_met``; never ``p`` itself)."""
+    return state.players.have_met[p, :N_PLAYERS] & (jnp.arange(N_PLAYERS) != p)
 
 
 def tourism_yield(state: GameState, p: jax.Array) -> jax.Array:

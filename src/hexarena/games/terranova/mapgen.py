@@ -9,12 +9,14 @@ extra luxuries, strategic and bonus resources by habitat).
 Every draw comes from :class:`hexarena.core.rng.Rng`, so a seed always gives the same map. An
 attempt that fails a check is retried with the next sub-seed; :func:`generate` never fails.
 Run ``python -m hexarena.games.terranova.mapgen --start-seed 0 --num-maps 8 --out maps/`` to
-write a pool of maps (one ``.npz`` each).
+write a pool of maps (one ``.npz`` each; ``--format gamestate`` writes the pickled ``.gamestate``
+files the spec's quick start loads).
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -378,27 +380,49 @@ def generate(seed: int) -> GameMap:
     raise MapGenerationError(f"no valid map for seed {seed} in {MAX_ATTEMPTS} attempts")
 
 
-def write_pool(start_seed: int, num_maps: int, out: str | Path) -> list[Path]:
-    """Generate ``num_maps`` maps from consecutive seeds into ``out`` (``map_<seed>.npz``)."""
+FORMATS = ("npz", "gamestate")
+
+
+def write_pool(start_seed: int, num_maps: int, out: str | Path, fmt: str = "npz") -> list[Path]:
+    """Generate ``num_maps`` maps from consecutive seeds into ``out``: ``map_<seed>.npz``, or with
+    ``fmt="gamestate"`` ``map_<seed>.gamestate``, a pickled :class:`GameMap` that the spec's quick
+    start loads with ``pickle`` and hands to ``build_simulator``."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for seed in range(start_seed, start_seed + num_maps):
-        path = folder / f"map_{seed}.npz"
-        generate(seed).save(path)
+        path = folder / f"map_{seed}.{fmt}"
+        game_map = generate(seed)
+        if fmt == "npz":
+            game_map.save(path)
+        else:
+            path.write_bytes(pickle.dumps(game_map, protocol=pickle.HIGHEST_PROTOCOL))
         paths.append(path)
     return paths
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Write a pool of Terra Nova maps.")
-    parser.add_argument("--start-seed", type=int, default=0)
-    parser.add_argument("--num-maps", type=int, default=8)
-    parser.add_argument("--out", type=str, default="maps")
+    parser.add_argument("--start-seed", "--start_seed", dest="start_seed", type=int, default=0)
+    parser.add_argument("--num-maps", "--num_maps", dest="num_maps", type=int, default=8)
+    parser.add_argument("--out", "--map_folder", dest="out", type=str, default="maps")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="npz",
+        help="npz (GameMap.load) or gamestate (a pickle, as the spec's quick start reads)",
+    )
     args = parser.parse_args(argv)
-    for path in write_pool(args.start_seed, args.num_maps, args.out):
+    if args.num_maps < 1:
+        parser.error("--num-maps must be at least 1")
+    for path in write_pool(args.start_seed, args.num_maps, args.out, args.format):
         print(path)
 
 
 if __name__ == "__main__":
-    main()
+    # Run from the importable module, so a pickled GameMap names it (not ``__main__``).
+    from hexarena.games.terranova import mapgen
+
+    mapgen.main()

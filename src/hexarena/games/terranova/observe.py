@@ -1,11 +1,13 @@
 """Observations in the spec's layout, for the player to move, with fog of war.
 
 Unknown = -1 everywhere: map layers of never-seen tiles, other players' units out of sight, cities
-on never-seen tiles. Tiles seen before but not visible now show what the player saw last (the
-:class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
-threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
-(``culture_info``: on buildings, on tiles) are live; so are specialists, great-work slots and great
-works, great person points and threshold, and tourism (rows of rivals not met yet: -1); religion
+never seen. Tiles seen before but not visible now show what the player saw last: owner, feature,
+improvement, road and the yields these give; so do rival cities out of sight (population, HP,
+defence), from the :class:`Tracker` (the spec's ``obs_spaces``). Policies, culture and faith
+reserves, the culture threshold, free techs and policies, golden-age turns, lifetime culture, the
+policies' yields (``culture_info``: on buildings, on tiles, per kill), ``combat_bonus_accel``,
+``have_met`` and the demographics are live; so are specialists, great-work slots and great works,
+great person points and threshold, and tourism (rows of rivals not met yet: -1); religion
 (followers, tenets per city, pressure); the trade fields (``trade.observed``: offers as (asked of
 you, offered to you), the ledger as (you give, you get), -1 where empty) and the caravans'
 (``trade_routes.observed``; route yields in the original's column order: 8 city yields, influence,
@@ -22,21 +24,22 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova import trade, trade_routes
 from hexarena.games.terranova.beliefs import city_tenets
-from hexarena.games.terranova.cities import resources_owned
 from hexarena.games.terranova.cs_relations import have_met, resting_influence
-from hexarena.games.terranova.effects import civic_part, policy_city_effects
+from hexarena.games.terranova.effects import civic_part, kill_yields, policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.great_people import city_gpp, great_work_slots, has_met, specialists
 from hexarena.games.terranova.policies import next_policy_cost
 from hexarena.games.terranova.pressure import city_state_followers
 from hexarena.games.terranova.state import MAX_CITIES, N_PLAYERS, GameState
 from hexarena.games.terranova.step import player_scores
-from hexarena.games.terranova.tables import N_YIELDS, load_tables
-from hexarena.games.terranova.units import city_defence
+from hexarena.games.terranova.tables import FOOD, GOLD, N_YIELDS, PROD, load_tables
+from hexarena.games.terranova.units import city_defence, combat_factor
 from hexarena.games.terranova.victory import delegates
 from hexarena.games.terranova.world import (
+    city_resources,
     const,
     gather,
+    is_military,
     neighbor_table,
     player_yields,
     tile_class_map,
@@ -48,27 +51,65 @@ from hexarena.games.terranova.world import (
 Obs = dict
 
 
+class CityMemory(NamedTuple):
+    """What each player last saw of every city (observer, owner, slot); pos -1 = not known."""
+
+    pos: jax.Array  # (6, 6, 10) int32
+    capital: jax.Array  # (6, 6, 10) bool
+    pop: jax.Array  # (6, 6, 10) int32
+    hp: jax.Array  # (6, 6, 10) float32
+    defence: jax.Array  # (6, 6, 10) float32
+
+
 class Tracker(NamedTuple):
-    """What each player last saw of the changing tile layers (-1 never seen)."""
+    """What each player last saw of the changing tile layers (-1 never seen) and of cities."""
 
     owner: jax.Array  # (6, H) int8
     improvement: jax.Array  # (6, H) int8
     road: jax.Array  # (6, H) int8
     feature: jax.Array  # (6, H) int8
+    owner_city: jax.Array  # (6, H) int8
+    cities: CityMemory
+
+
+TILE_MEMORY = ("owner", "improvement", "road", "feature", "owner_city")
 
 
 def empty_tracker() -> Tracker:
     blank = jnp.full((N_PLAYERS, N_TILES), -1, jnp.int8)
-    return Tracker(blank, blank, blank, blank)
+    shape = (N_PLAYERS, N_PLAYERS, MAX_CITIES)
+    cities = CityMemory(
+        jnp.full(shape, -1, jnp.int32),
+        jnp.zeros(shape, bool),
+        jnp.full(shape, -1, jnp.int32),
+        jnp.full(shape, -1.0, jnp.float32),
+        jnp.full(shape, -1.0, jnp.float32),
+    )
+    return Tracker(blank, blank, blank, blank, blank, cities)
+
+
+def all_city_defence(state: GameState) -> jax.Array:
+    """(6, 10) the defence strength of every city slot."""
+    return jax.vmap(jax.vmap(lambda q, s: city_defence(state, q, s), (None, 0)), (0, None))(
+        jnp.arange(N_PLAYERS), jnp.arange(MAX_CITIES)
+    )
 
 
 def update_tracker(tracker: Tracker, state: GameState) -> Tracker:
+    """Each player's memory after a turn: tiles in sight now show what stands there; a city in
+    sight is remembered as it is (one whose tile is in sight without it is forgotten)."""
     vis = state.tiles.visibility == 2
     t = state.tiles
-    now = (t.owner, t.improvement, t.road.astype(jnp.int8), t.feature)
-    return Tracker(
-        *(jnp.where(vis, cur[None, :].astype(jnp.int8), old) for old, cur in zip(tracker, now, strict=True))
-    )
+    now = {"owner": t.owner, "improvement": t.improvement, "road": t.road, "feature": t.feature}
+    now["owner_city"] = t.owner_city
+    tiles = {k: jnp.where(vis, now[k][None, :].astype(jnp.int8), getattr(tracker, k)) for k in TILE_MEMORY}
+    c, mem = state.cities, tracker.cities
+    seen_now = c.exists[None] & jax.vmap(lambda v: gather(v, c.pos, False))(vis)
+    tile_gone = jax.vmap(lambda v, pos: gather(v, pos, False))(vis, mem.pos) & ~seen_now
+    pos = jnp.where(seen_now, c.pos[None], jnp.where(tile_gone, -1, mem.pos))
+    current = (c.capital, c.pop, c.hp, all_city_defence(state))
+    kept = [jnp.where(seen_now, x[None], old) for x, old in zip(current, mem[1:], strict=True)]
+    return Tracker(**tiles, cities=CityMemory(pos, *kept))
 
 
 def _grid(x: jax.Array) -> jax.Array:
@@ -98,53 +139,70 @@ def _units_obs(state: GameState, o: jax.Array) -> Obs:
         "engaged_for_n_turns": jnp.where(u.kind[o] > 0, own_engaged, -1),
         "engaged_action_id": u.engaged_action[o].astype(jnp.int32),
         **trade_routes.observed(state, o),
-        "combat_bonus_accel": hide(jnp.ones_like(u.hp)),
+        "combat_bonus_accel": hide(combat_accel(state)),
         "health": hide(u.hp),
     }
 
 
-def _ownership_maps(state: GameState, seen: jax.Array) -> jax.Array:
-    """(6, 10, 42, 66) int8: 0 not owned, 1 could own, 2 owned, 3 centre; -1 never seen."""
-    c, t = state.cities, state.tiles
-    frames = work_frames(jnp.where(c.exists, c.pos, -1))  # (6, 10, 37)
+def combat_accel(state: GameState) -> jax.Array:
+    """(6, 30) each unit's combat strength factor (the observation's ``combat_bonus_accel``): 1 +
+    its own bonus (its city's barracks), times its owner's empire-wide factor; 0 for civilians."""
+    u = state.units
+    factor = jax.vmap(lambda q: combat_factor(state, q))(jnp.arange(N_PLAYERS))
+    accel = (1.0 + u.combat_bonus) * factor[:, None]
+    return jnp.where((u.kind > 0) & is_military(u.kind), accel, 0.0)
+
+
+def _ownership_maps(tracker: Tracker, o: jax.Array) -> jax.Array:
+    """(6, 10, 42, 66) int8 as ``o`` last saw it: 0 not owned, 1 could own, 2 owned, 3 centre; -1
+    never seen. Only cities ``o`` knows of (``CityMemory``) have work areas and centres here."""
+    owner, city = tracker.owner[o].astype(jnp.int32), tracker.owner_city[o].astype(jnp.int32)
+    known_pos = tracker.cities.pos[o]  # (6, 10)
+    frames = work_frames(known_pos)  # (6, 10, 37)
     could = jnp.zeros((N_PLAYERS, MAX_CITIES, N_TILES + 1), bool)
     pi = jnp.arange(N_PLAYERS)[:, None, None]
     ci = jnp.arange(MAX_CITIES)[None, :, None]
     could = could.at[pi, ci, jnp.where(frames >= 0, frames, N_TILES)].set(True)[..., :-1]
-    owned = (t.owner[None, None, :] == pi) & (t.owner_city[None, None, :] == ci)
-    centre = jnp.arange(N_TILES)[None, None, :] == jnp.where(c.exists, c.pos, -1)[..., None]
-    code = jnp.where(centre, 3, jnp.where(owned, 2, jnp.where(could & (t.owner[None, None, :] < 0), 1, 0)))
+    owned = (owner[None, None, :] == pi) & (city[None, None, :] == ci)
+    centre = jnp.arange(N_TILES)[None, None, :] == known_pos[..., None]
+    code = jnp.where(centre, 3, jnp.where(owned, 2, jnp.where(could & (owner[None, None, :] == -1), 1, 0)))
+    seen = tracker.feature[o] >= 0
     code = jnp.where(seen[None, None, :], code, -1).astype(jnp.int8)
     return code.reshape(N_PLAYERS, MAX_CITIES, ROWS, COLS)
 
 
-def _cities_obs(state: GameState, o: jax.Array, seen: jax.Array, tile_yields: jax.Array) -> Obs:
+def city_resource_flags(state: GameState, o: jax.Array) -> jax.Array:
+    """(10, 52) int32: 1 where a city of ``o`` has a source of the resource (``resources_owned``)."""
+    return (city_resources(state, o)[:, 1:] > 0).astype(jnp.int32)
+
+
+def _cities_obs(state: GameState, tracker: Tracker, o: jax.Array, tile_yields: jax.Array) -> Obs:
     tb = load_tables()
-    c = state.cities
-    known = c.exists & gather(seen, c.pos, False)
+    c, mem = state.cities, tracker.cities
     mine = jnp.arange(N_PLAYERS)[:, None] == o
-    show = known | (mine & c.exists)
+    show = jnp.where(mine, c.exists, mem.pos[o] >= 0)
     built = c.buildings[o].astype(jnp.float32)
     centre_y = gather(tile_yields, c.pos[o], 0.0)
     building_y = built @ const(tb.building_yields)
-    coast = jax.vmap(jax.vmap(lambda pos: _coastal(state, pos)))(c.pos)
-    defence = jax.vmap(jax.vmap(lambda q, s: city_defence(state, q, s), (None, 0)), (0, None))(
-        jnp.arange(N_PLAYERS), jnp.arange(MAX_CITIES)
-    )
-    res_owned = resources_owned(state, o)[1:]
+    pos = jnp.where(mine, c.pos, mem.pos[o])
+    coast = jax.vmap(jax.vmap(lambda at: _coastal(state, at)))(pos)
 
-    def hide(x: jax.Array) -> jax.Array:
-        return jnp.where(show, x, -1)
+    own_defence = jax.vmap(lambda cs: city_defence(state, o, cs))(jnp.arange(MAX_CITIES))
+
+    def hide(now: jax.Array, seen: jax.Array, fill: float | int = -1) -> jax.Array:
+        return jnp.where(show, jnp.where(mine, now, seen), fill)
 
     zeros = jnp.zeros
     return {
-        "city_ids": jnp.where(show, jnp.where(c.capital, 1, 2), jnp.where(mine, 0, -1)),
-        "city_rowcols": jnp.where(show[..., None], _rowcol(c.pos), -1),
-        "ownership_map": _ownership_maps(state, seen),
+        "city_ids": jnp.where(
+            show, jnp.where(hide(c.capital, mem.capital[o], False), 1, 2), jnp.where(mine, 0, -1)
+        ),
+        "city_rowcols": jnp.where(show[..., None], _rowcol(pos), -1),
+        "ownership_map": _ownership_maps(tracker, o),
         "yields": c.yields[o][:, :N_YIELDS],
         "city_center_yields": centre_y,
         "building_yields": building_y,
-        "population": hide(c.pop),
+        "population": hide(c.pop, mem.pop[o]),
         "worked_slots": c.worked[o][:, 1:].astype(jnp.int32),
         "specialist_slots": specialists(state, o).astype(jnp.int32),
         "gw_slots": _gw_obs(state, o),
@@ -154,10 +212,10 @@ def _cities_obs(state: GameState, o: jax.Array, seen: jax.Array, tile_yields: ja
         "prod_carryover": jnp.ones(MAX_CITIES, jnp.float32),
         "is_constructing": c.constructing[o],
         "bldg_maintenance": built @ const(tb.building_upkeep),
-        "defense": jnp.where(show, defence, -1.0),
-        "hp": jnp.where(show, c.hp, -1.0),
+        "defense": hide(own_defence[None, :], mem.defence[o], -1.0),
+        "hp": hide(c.hp, mem.hp[o], -1.0),
         "buildings_owned": c.buildings[o].astype(jnp.int32),
-        "resources_owned": jnp.where(c.exists[o][:, None], res_owned[None, :], False).astype(jnp.int32),
+        "resources_owned": city_resource_flags(state, o),
         "additional_yield_map": zeros((ROWS, COLS, N_YIELDS), jnp.float32),
         "is_coastal": jnp.where(show, coast, -1),
         "religion_info": {
@@ -211,25 +269,13 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     bits = (lay.river[:, None] >> jnp.arange(6, dtype=jnp.uint8)) & 1
     met = have_met(state)[o]
     techs = pl.techs[o]
-    tile_y = player_yields(state, techs)
+    tile_y = player_yields(remembered_tiles(state, tracker, o), techs)
     classes = tile_class_map(state, techs)
     policy = policy_city_effects(state, o, civic_part("policies"))
     policy_tiles = (classes @ policy.tile_bonus[0]) * (t.owner == o)[:, None]  # policies: alike in every city
     imp_y = const(load_tables().improvement_yields)[jnp.maximum(tracker.improvement[o], 0).astype(jnp.int32)]
-    c = state.cities
-    pops = c.pop.sum(1)
-    demo = {
-        "population": pops,
-        "crop_yield": pops * 2.0,
-        "manufactured_goods": c.exists.sum(1),
-        "gnp": pl.gold,
-        "land": (t.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1),
-        "soldiers": ((state.units.kind > 0) & (const(load_tables().unit_strength)[state.units.kind] > 0)).sum(
-            1
-        ),
-        "approval": pl.happiness,
-        "literacy": pl.techs.sum(1),
-    }
+    demo = demographics(state)
+    per_kill = kill_yields(state, o)
     obs: Obs = {
         "elevation_map": fog(lay.elevation),
         "terrain_map": fog(lay.terrain),
@@ -241,7 +287,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "units": _units_obs(state, o),
         "technologies": techs.astype(jnp.int32),
         "policies": pl.policies[o].astype(jnp.int32),
-        "player_cities": _cities_obs(state, o, seen, tile_y),
+        "player_cities": _cities_obs(state, tracker, o, tile_y),
         "yield_map_players": _grid(jnp.where(seen[:, None], tile_y, -1.0)),
         "visible_resources_map_players": fog(visible_resources(state, techs)),
         "science_reserves": pl.science[o],
@@ -258,8 +304,8 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "great_works": state.great.works[o].sum(0).astype(jnp.int32),
         "culture_info": {
             "building_yields": policy.on_buildings,
-            "yields_per_kill": jnp.zeros(8, jnp.float32),
-            "honor_finisher_yields_per_kill": jnp.zeros(8, jnp.float32),
+            "yields_per_kill": per_kill[0],
+            "honor_finisher_yields_per_kill": per_kill[1],
             "cs_resting_influence": resting_influence(state)[o],
             "cs_trade_route_yields": jnp.zeros((MAX_CITIES, 2, 10), jnp.float32),
             "additional_yield_map": _grid(jnp.where(seen[:, None], policy_tiles, -1.0)),
@@ -275,7 +321,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "citystate_info": _citystate_obs(state, o, met[N_PLAYERS:]),
         "visibility_map": _grid(vis.astype(jnp.int32)),
         **trade.observed(state, o),
-        "have_met": _have_met(state, o),
+        "have_met": pl.have_met[o].astype(jnp.int32),
         "at_war": pl.at_war.astype(jnp.int32),
         "has_sacked": pl.has_sacked.astype(jnp.int32),
         "treasury": pl.gold[o],
@@ -317,13 +363,36 @@ def _religion_obs(state: GameState, o: jax.Array, classes: jax.Array) -> Obs:
     }
 
 
-def _have_met(state: GameState, o: jax.Array) -> jax.Array:
-    """(16,): players 0-5 (met = one of their cities or units is in sight), then city states (stage 2)."""
-    vis = state.tiles.visibility[o] == 2
-    units_seen = ((state.units.kind > 0) & gather(vis, state.units.pos, False)).any(1)
-    cities_seen = (state.cities.exists & gather(vis, state.cities.pos, False)).any(1)
-    met = (units_seen | cities_seen | (jnp.arange(N_PLAYERS) == o)).astype(jnp.int32)
-    return jnp.concatenate([met, jnp.zeros(16 - N_PLAYERS, jnp.int32)])
+def demographics(state: GameState) -> dict[str, jax.Array]:
+    """(6,) per player, the quantities the demographics fields rank: citizens, food, production and
+    gold made last turn (the cities' yields), tiles owned, military strength (sum of the combat
+    strength of its units, as the original), happiness and technologies known."""
+    tb = load_tables()
+    c, pl, u = state.cities, state.players, state.units
+    made = jnp.where(c.exists[..., None], c.yields, 0.0).sum(1)  # (6, 8)
+    strength = jnp.maximum(const(tb.unit_strength), const(tb.unit_ranged))[u.kind.astype(jnp.int32)]
+    return {
+        "population": jnp.where(c.exists, c.pop, 0).sum(1),
+        "crop_yield": made[:, FOOD],
+        "manufactured_goods": made[:, PROD],
+        "gnp": made[:, GOLD],
+        "land": (state.tiles.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1),
+        "soldiers": jnp.where(u.kind > 0, strength, 0.0).sum(1),
+        "approval": pl.happiness,
+        "literacy": pl.techs.sum(1),
+    }
+
+
+def remembered_tiles(state: GameState, tracker: Tracker, o: jax.Array) -> GameState:
+    """``state`` with the changing tile layers as ``o`` last saw them (tile yields of tiles out of
+    sight are computed from these: what was there then, valued with ``o``'s techs)."""
+    t = state.tiles
+    seen = tracker.feature[o] >= 0
+    tiles = t._replace(
+        feature=jnp.where(seen, tracker.feature[o], t.feature),
+        improvement=jnp.where(seen, tracker.improvement[o], t.improvement),
+    )
+    return state._replace(tiles=tiles)
 
 
 def _citystate_obs(state: GameState, o: jax.Array, met: jax.Array) -> Obs:

@@ -27,7 +27,8 @@ from hexarena.games.terranova.units import (
     attack_targets,
     build_ok,
     finish_builds,
-    reachable,
+    reach_window,
+    reachable_from,
     settle_ok,
 )
 from hexarena.games.terranova.world import const, distance_from, occupancy
@@ -58,8 +59,9 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
         kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
         idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0) & (st.units.moves[p, slot] > 0)
         dist = distance_from(jnp.maximum(pos, 0))
-        reach = reachable(st, p, slot, occ)
-        targets = attack_targets(st, p, slot, dist, occ) & ~peace
+        window = reach_window(st, p, slot, occ)
+        reach = reachable_from(window)
+        targets = attack_targets(st, p, slot, window, occ) & ~peace
         legal = jnp.zeros(cats.shape[1], bool)
         legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
         legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))

@@ -14,7 +14,8 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 ``city N work R,C[; R,C...]``          tiles its citizens work, best first (also ``tiles``)
 ``unit N move R,C`` (``go``, ``explore``)  move unit N
 ``unit N settle`` (``found``)          found a city on the unit's tile
-``unit N attack R,C``                  attack there (entering closed borders declares war)
+``unit N attack R,C``                  attack there, moving into striking distance first if
+                                       needed (entering closed borders declares war)
 ``unit N build I`` or ``unit N I``     a worker build: farm, mine, road, chop forest...
 ``policy P[, P...]`` (``adopt``)       social policies, most wanted first (``Tradition`` is
                                        the tree's opener); adopted when culture allows

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from hexarena.games.terranova.geometry import N_TILES, N_WORK
-from hexarena.games.terranova.mapgen import GameMap
+from hexarena.games.terranova.mapgen import N_CITY_STATES, GameMap
 from hexarena.games.terranova.tables import (
     BUILDING_SLOTS,
     GREAT_WORKS,
@@ -23,7 +23,7 @@ from hexarena.games.terranova.tables import (
     load_tables,
 )
 
-N_PLAYERS, MAX_CITIES, MAX_UNITS, N_CITY_STATES = 6, 10, 30, 12
+N_PLAYERS, MAX_CITIES, MAX_UNITS = 6, 10, 30
 
 
 class MapLayers(NamedTuple):
@@ -59,6 +59,8 @@ class Units(NamedTuple):
     engaged_turns: jax.Array  # (6, 30) int8 turns left on a worker build
     engaged_action: jax.Array  # (6, 30) int8 category being built, -1 none
     fought: jax.Array  # (6, 30) bool fought this turn (no healing)
+    # --- stage 3, combat (issue 15) ---
+    combat_bonus: jax.Array  # (6, 30) float32 strength bonus over 1 (x 1.15 after barracks: 0.15)
 
 
 class Cities(NamedTuple):
@@ -97,6 +99,8 @@ class Players(NamedTuple):
     golden_age_turns: jax.Array  # (6,) int32 turns left in the current golden age
     great_people: jax.Array  # (6, 7) int32 great people granted and not yet used (SPECIALISTS + prophet)
     tourism: jax.Array  # (6, 6) float32 accumulated tourism of player i onto player j (diagonal 0)
+    # --- stage 3, fog and contact (issue 15) ---
+    have_met: jax.Array  # (6, 18) bool: players 0-5, then city states 0-11; once met, always met
 
 
 # --- Great people, great works, golden ages (issue 14, stage 2: specialists .. tourism) -----------
@@ -176,7 +180,6 @@ class Trade(NamedTuple):
     length: jax.Array  # (6, 10) int8 turns left on each of p's ledger slots, 0 = free
     gpt: jax.Array  # (6,) float32 net gold per turn from deals
     resources: jax.Array  # (6, 52) int32 net resources from deals (resource id - 1)
-    met: jax.Array  # (6, 6) bool players that have seen each other (sticky)
     route_to_player: jax.Array  # (6, 30) int8 per unit slot: 0..5 player, 6..17 city state, -1 none
     route_to_city: jax.Array  # (6, 30) int8 destination city slot (0 for a city state), -1 none
     route_from_city: jax.Array  # (6, 30) int8 origin city slot, -1 none
@@ -192,7 +195,6 @@ def initial_trade() -> Trade:
         length=jnp.zeros((p, MAX_TRADE_DEALS), jnp.int8),
         gpt=jnp.zeros(p, jnp.float32),
         resources=jnp.zeros((p, 52), jnp.int32),
-        met=jnp.eye(p, dtype=bool),
         route_to_player=none,
         route_to_city=none,
         route_from_city=none,
@@ -302,6 +304,7 @@ def initial_state(
             engaged_turns=jnp.zeros((p, u), jnp.int8),
             engaged_action=jnp.full((p, u), -1, jnp.int8),
             fought=jnp.zeros((p, u), bool),
+            combat_bonus=jnp.zeros((p, u), f32),
         ),
         cities=Cities(
             exists=jnp.zeros((p, c), bool),
@@ -338,6 +341,7 @@ def initial_state(
             golden_age_turns=jnp.zeros(p, jnp.int32),
             great_people=jnp.zeros((p, len(SPECIALISTS) + 1), jnp.int32),
             tourism=jnp.zeros((p, p), f32),
+            have_met=jnp.eye(p, p + N_CITY_STATES, dtype=bool),
         ),
         turn=jnp.zeros((), jnp.int32),
         player=jnp.zeros((), jnp.int32),

@@ -4,10 +4,10 @@ The order inside a turn follows the original: trade deals (``trade``) -> religio
 purchases, pressure) -> social policies -> technology choice -> units (scan over 30 slots; caravans:
 ``trade_routes``) -> cities (yields, growth, borders, production) -> tourism, great people and
 golden ages (``great_people``) -> empire (gold, upkeep, science, happiness, culture and faith
-reserves, golden age) -> spies' tech-steal roll -> healing -> fog of war for every player ->
-score-delta reward -> after the last player, the city states' turn (``citystates``) and a World
-Congress session every 30 rounds -> next player, round counter, turn cap and the four victories
-(``victory``) -> a finished game restarts from its own map.
+reserves, golden age) -> spies' tech-steal roll -> healing -> fog of war and contacts (``have_met``)
+for every player -> score-delta reward -> after the last player, the city states' turn
+(``citystates``) and a World Congress session every 30 rounds -> next player, round counter, turn
+cap and the four victories (``victory``) -> a finished game restarts from its own map.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from hexarena.games.terranova.great_people import grant_free_units, great_people
 from hexarena.games.terranova.policies import adopt_policies
 from hexarena.games.terranova.pressure import city_state_followers
 from hexarena.games.terranova.religion import religion_phase
-from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
+from hexarena.games.terranova.state import N_CITY_STATES, N_PLAYERS, GameState, MapLayers, initial_state
 from hexarena.games.terranova.tables import (
     CULTURE,
     FAITH,
@@ -36,7 +36,7 @@ from hexarena.games.terranova.tables import (
     load_tables,
 )
 from hexarena.games.terranova.units import heal_units, unit_phase
-from hexarena.games.terranova.world import connected_to_capital, const, masked_argmax, neighbor_table
+from hexarena.games.terranova.world import connected_to_capital, const, gather, masked_argmax, neighbor_table
 
 Actions = Any  # the spec's nested tuple for one game (see spaces.ACTION_SHAPES)
 
@@ -135,7 +135,7 @@ def _dilate(mask: jax.Array, times: int) -> jax.Array:
 
 def update_fog(state: GameState) -> GameState:
     """Every player sees 2 tiles around its units and cities, 1 beyond its borders, and the capital
-    territory of players it has an embassy with."""
+    territory of players it has an embassy with (and meets whom it sees: :func:`update_contacts`)."""
     sight = load_tables().rules["sight"]
     u, c, t = state.units, state.cities, state.tiles
     players = jnp.arange(N_PLAYERS)[:, None]
@@ -146,7 +146,22 @@ def update_fog(state: GameState) -> GameState:
     seen_by = seen_by.at[jnp.broadcast_to(players, cpos.shape), cpos].set(True)[:, :-1]
     visible = _dilate(seen_by, sight) | _dilate(t.owner[None, :] == players, 1) | trade.embassy_sight(state)
     vis = jnp.where(visible, 2, jnp.minimum(t.visibility, 1)).astype(jnp.int8)
-    return state._replace(tiles=t._replace(visibility=vis))
+    return update_contacts(state._replace(tiles=t._replace(visibility=vis)))
+
+
+def update_contacts(state: GameState) -> GameState:
+    """``have_met`` after the fog update: a player meets another when one of its units or a tile
+    it owns is in sight, and a city state when a tile of its territory is; once met, always met."""
+    vis = state.tiles.visibility == 2  # (6, H)
+    u, t = state.units, state.tiles
+    units_seen = jax.vmap(lambda v: ((u.kind > 0) & gather(v, u.pos, False)).any(1))(vis)  # (6, 6)
+    owner = t.owner.astype(jnp.int32)
+    land = jnp.zeros((N_PLAYERS, N_PLAYERS + 1), bool).at[:, jnp.where(owner >= 0, owner, N_PLAYERS)].max(vis)
+    cs = state.citystates.owner.astype(jnp.int32)  # their territory grows
+    city_states = jnp.zeros((N_PLAYERS, N_CITY_STATES + 1), bool).at[:, cs].max(vis)[:, 1:]
+    met = jnp.concatenate([units_seen | land[:, :N_PLAYERS], city_states], axis=1)
+    pl = state.players
+    return state._replace(players=pl._replace(have_met=pl.have_met | met))
 
 
 def player_scores(state: GameState) -> jax.Array:

@@ -132,6 +132,7 @@ MODIFIERS = (
     "gold_per_kill",
     "science_per_kill",
     "xp_pct",
+    "unit_xp",
     "naval_combat_pct",
     "holy_site_food",
     "holy_site_culture",

@@ -186,7 +186,8 @@ def offer_options(state: GameState, p: jax.Array, tiles: jax.Array | None = None
     allowed = ~war[:, None] | peace_only[None, :]
     can_ask = ok[:, p, :] & allowed  # (6 givers, 56)
     free = (tr.length == 0).any(1)
-    partners = tr.met[p] & free & free[p] & (jnp.arange(N_PLAYERS) != p) & can_ask[:, 1:].any(1)
+    met = state.players.have_met[p, :N_PLAYERS]
+    partners = met & free & free[p] & (jnp.arange(N_PLAYERS) != p) & can_ask[:, 1:].any(1)
     return OfferOptions(partners, can_ask, ok[p] & allowed)
 
 
@@ -214,20 +215,10 @@ def make_offer(
     return state, jnp.where(made, asked, none), jnp.where(made, offered, none), jnp.where(made, to, none)
 
 
-def update_met(state: GameState) -> GameState:
-    """Players that see one of another's units or cities have met it (for good)."""
-    vis = state.tiles.visibility == 2  # (6, H)
-    u, c = state.units, state.cities
-    sees_unit = ((u.kind > 0)[None] & jax.vmap(lambda v: gather(v, u.pos, False))(vis)).any(-1)
-    sees_city = (c.exists[None] & jax.vmap(lambda v: gather(v, c.pos, False))(vis)).any(-1)
-    tr = state.trade
-    return state._replace(trade=tr._replace(met=tr.met | sees_unit | sees_city))
-
-
 def trade_phase(state: GameState, p: jax.Array, actions: tuple) -> tuple[GameState, TradeExecuted]:
     """The trade endpoint for player ``p``: expiry, answers to incoming offers, one new offer."""
     accept_deny, ask, offer, counterparty = actions
-    state = expire_deals(update_met(state), p)
+    state = expire_deals(state, p)
     tiles = resource_tile_counts(state)
     state, decisions = settle_offers(state, p, accept_deny, tiles)
     state, asked, offered, to = make_offer(state, p, ask, offer, counterparty, tiles)

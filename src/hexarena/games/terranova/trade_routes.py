@@ -82,8 +82,8 @@ def caravan_targets(
         * const(tb.building_city_mods[:, tb.modifier("trade_range_pct")])
     ).sum()
     reach = tb.rules["trade_route_range"] * (1 + pct / 100.0)
-    tr, pl = state.trade, state.players
-    partner = (tr.met[p] & ~pl.at_war[p]) | (jnp.arange(N_PLAYERS) == p)  # (6,)
+    pl = state.players
+    partner = (pl.have_met[p, :N_PLAYERS] & ~pl.at_war[p]) | (jnp.arange(N_PLAYERS) == p)  # (6,)
     city_d = gather(dist, jnp.where(c.exists, c.pos, -1), 99)  # (6, 10)
     player_ok = c.exists & partner[:, None] & (city_d > 0) & (city_d < reach) & ok
     sites = state.layers.cs_sites

@@ -7,13 +7,13 @@ Categories: 0 move, 1 settle, 2-15 worker builds, 16-17 caravans (``trade_routes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas, trade, trade_routes
-from hexarena.games.terranova.effects import empire_modifiers
+from hexarena.games.terranova.effects import empire_modifier_columns, empire_modifiers, kill_yields
 from hexarena.games.terranova.geometry import (
     COLS,
     N_TILES,
@@ -24,7 +24,7 @@ from hexarena.games.terranova.geometry import (
     window_offsets,
 )
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
-from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.tables import CULTURE, FAITH, GOLD, SCIENCE, load_tables
 from hexarena.games.terranova.world import (
     IMPASSABLE,
     Occupancy,
@@ -39,8 +39,8 @@ from hexarena.games.terranova.world import (
 )
 
 MOVE, SETTLE, COMBAT = 0, 1, 18
+MAX_RANGE = 3  # the longest strike of a ranged unit
 FIRST_BUILD, LAST_BUILD = 2, 15
-REACH_ITERATIONS = 8  # Bellman-Ford rounds: enough for 8 moves over open ground
 MIN_CITY_HP = 0.01  # ranged attacks leave a city this much (1 of its 200 hit points)
 
 
@@ -73,7 +73,7 @@ def finish_builds(state: GameState, p: jax.Array) -> GameState:
 
 
 def window_tiles(pos: jax.Array) -> jax.Array:
-    """(217,) tiles within REACH_RADIUS of ``pos`` in window order, -1 beyond the map's edge."""
+    """(331,) tiles within REACH_RADIUS of ``pos`` in window order, -1 beyond the map's edge."""
     q, r = (const(a)[pos] for a in axial())
     off = const(window_offsets())
     wq, row = q + off[:, 0], r + off[:, 1]
@@ -81,11 +81,22 @@ def window_tiles(pos: jax.Array) -> jax.Array:
     return jnp.where((row >= 0) & (row < ROWS), row * COLS + col, -1)
 
 
-def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> jax.Array:
-    """(H,) tiles the unit can end its move on this turn (Civ V: a last step may overspend).
+class Reach(NamedTuple):
+    """A unit's movement this turn over the window around it (window order, centre first)."""
 
-    Bellman-Ford over the 217 tiles within 8 of the unit, for 8 rounds: enough for 8 moves in
-    the open (very long road trips are cut there).
+    tiles: jax.Array  # (W,) map tile of each window slot, -1 off the map
+    spent: jax.Array  # (W,) moves spent to stand there, inf where it cannot
+    moves: jax.Array  # () moves the unit has
+    stand: jax.Array  # (W,) bool: it may end a move there (its own tile included)
+
+
+def reach_window(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> Reach:
+    """Where unit (p, slot) can go this turn and at what cost (Civ V: a last step may overspend).
+
+    Bellman-Ford over the 331 tiles within REACH_RADIUS (10) of the unit, repeated until nothing
+    changes (at most 3 rounds per move, as a road step costs a third): exact for every unit of up
+    to 3 moves, roads included; faster units are searched up to 10 tiles away (12 tiles, 469 of
+    them, made the whole unit phase ~35 % slower).
     """
     tb = load_tables()
     u = state.units
@@ -116,15 +127,36 @@ def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -
     step_cost = jnp.where((river & ~(on_road & bridges)) | shore, jnp.maximum(moves, 1.0), step_cost)
     dist0 = jnp.where(jnp.arange(tiles.shape[0]) == 0, 0.0, jnp.inf)
 
-    def relax(_: int, dist: jax.Array) -> jax.Array:
+    def relax(dist: jax.Array) -> jax.Array:
         from_nb = jnp.where(nb_ok, dist[lnb], jnp.inf)
         cand = jnp.where(from_nb < moves, jnp.minimum(from_nb + step_cost, moves), jnp.inf)
         return jnp.minimum(dist, jnp.where(passable, cand.min(1), jnp.inf))
 
-    dist = jax.lax.fori_loop(0, REACH_ITERATIONS, relax, dist0)
+    def changing(carry: tuple[jax.Array, jax.Array, jax.Array]) -> jax.Array:
+        dist, before, rounds = carry
+        return (rounds < 3 * moves) & (dist != before).any()
+
+    def another(carry: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array, jax.Array]:
+        dist, _, rounds = carry
+        return relax(dist), dist, rounds + 1
+
+    dist = jax.lax.while_loop(changing, another, (relax(dist0), dist0, jnp.ones((), moves.dtype)))[0]
     own_same = jnp.where(is_military(kind), mil_owner == p, civ_owner == p)
-    ok = (dist <= moves) & (dist > 0) & ~own_same & valid & (kind > 0) & (pos >= 0)
-    return jnp.zeros(N_TILES, bool).at[jnp.where(ok, tiles, N_TILES)].set(True, mode="drop")
+    alive = (kind > 0) & (pos >= 0)
+    spent = jnp.where((dist <= moves) & alive & valid, dist, jnp.inf)
+    stand = jnp.isfinite(spent) & ((dist == 0) | ~own_same)
+    return Reach(tiles, spent, moves, stand)
+
+
+def reachable_from(reach: Reach) -> jax.Array:
+    """(H,) tiles the unit can end its move on (not the one it stands on)."""
+    ok = reach.stand & (reach.spent > 0)
+    return jnp.zeros(N_TILES, bool).at[jnp.where(ok, reach.tiles, N_TILES)].set(True, mode="drop")
+
+
+def reachable(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> jax.Array:
+    """(H,) tiles unit (p, slot) can end its move on this turn."""
+    return reachable_from(reach_window(state, p, slot, occ))
 
 
 def settle_ok(state: GameState, p: jax.Array, pos: jax.Array, dist: jax.Array) -> jax.Array:
@@ -169,27 +201,60 @@ def build_ok(state: GameState, p: jax.Array, pos: jax.Array, occ: Occupancy) -> 
     return ok & (pos >= 0)
 
 
-def attack_targets(
-    state: GameState, p: jax.Array, slot: jax.Array, dist: jax.Array, occ: Occupancy
-) -> jax.Array:
-    """(H,) tiles holding another player's unit or city within the unit's range, and (melee
-    units) empty tiles next to the unit inside the borders of a player it is at peace with:
-    entering them declares war."""
+def _strike_reach(state: GameState, p: jax.Array, slot: jax.Array) -> jax.Array:
+    """() how far unit (p, slot) strikes from where it stands: 1 melee, its range if ranged."""
     tb = load_tables()
     kind = state.units.kind[p, slot].astype(jnp.int32)
-    rng = const(tb.unit_range)[kind]
+    return jnp.where(const(tb.unit_ranged)[kind] > 0, const(tb.unit_range)[kind], 1)
+
+
+def attack_targets(
+    state: GameState, p: jax.Array, slot: jax.Array, reach: Reach, occ: Occupancy
+) -> jax.Array:
+    """(H,) tiles unit (p, slot) may attack this turn, moving first (as the original plays it): tiles
+    holding another player's unit or city within striking distance (1 melee, the range of a ranged
+    unit) of a tile the unit can stand on with a move left, its own included; and (melee units)
+    empty tiles next to such a tile inside the borders of a player it is at peace with: entering
+    them declares war."""
+    tb = load_tables()
+    kind = state.units.kind[p, slot].astype(jnp.int32)
+    strike = _strike_reach(state, p, slot)
+    lnb = const(window_neighbors())
+    nb_ok = lnb >= 0
+    lnb = jnp.maximum(lnb, 0)
+    near = reach.stand & (reach.spent < reach.moves)
+    for step in range(MAX_RANGE):  # unrolled: a loop costs more per round than its work here
+        near = jnp.where(step < strike, near | (nb_ok & near[lnb]).any(1), near)
+    in_range = jnp.zeros(N_TILES, bool).at[jnp.where(near, reach.tiles, N_TILES)].set(True, mode="drop")
     enemy_military = (occ.military >= 0) & (occ.military // MAX_UNITS != p)
     enemy_civilian = (occ.civilian >= 0) & (occ.civilian // MAX_UNITS != p)
     enemy_city = (occ.city_owner >= 0) & (occ.city_owner != p)
     melee = const(tb.unit_ranged)[kind] == 0  # ranged units cannot shoot at a lone civilian
-    in_range = (dist >= 1) & (dist <= rng)
     empty = (occ.military < 0) & (occ.civilian < 0) & (occ.city_owner < 0) & ~occ.cs_city
     sailing = state.players.techs[p, tb.tech("sailing")]
-    invade = (
-        (dist == 1) & melee & empty & closed_borders(state, p) & (enter_cost(state, sailing) < IMPASSABLE)
-    )
-    targets = in_range & (enemy_military | enemy_city | (enemy_civilian & melee))
-    return (targets | invade) & is_military(kind) & (kind > 0)
+    invade = melee & empty & closed_borders(state, p) & (enter_cost(state, sailing) < IMPASSABLE)
+    targets = enemy_military | enemy_city | (enemy_civilian & melee) | invade
+    here = jnp.arange(N_TILES) == state.units.pos[p, slot]
+    return in_range & targets & ~here & is_military(kind) & (kind > 0)
+
+
+def window_distance(tiles: jax.Array, target: jax.Array) -> jax.Array:
+    """(W,) hex distance from ``target`` to each of ``tiles`` (the short way round the cylinder)."""
+    q, r = (const(a) for a in axial())
+    t = jnp.maximum(tiles, 0)
+    dq0, dr = q[t] - q[jnp.maximum(target, 0)], r[t] - r[jnp.maximum(target, 0)]
+    dq = jnp.stack([dq0 - COLS, dq0, dq0 + COLS])
+    return ((jnp.abs(dq) + jnp.abs(dr) + jnp.abs(dq + dr)) // 2).min(0)
+
+
+def strike_from(
+    state: GameState, p: jax.Array, slot: jax.Array, reach: Reach, target: jax.Array
+) -> jax.Array:
+    """Window slot the unit attacks ``target`` from: the tile within striking distance of it that
+    leaves the most moves (its own tile when it is close enough), -1 if none."""
+    d = window_distance(reach.tiles, target)
+    ok = reach.stand & (reach.spent < reach.moves) & (d <= _strike_reach(state, p, slot)) & (d >= 1)
+    return masked_argmax(-reach.spent, ok)
 
 
 def closed_borders(state: GameState, p: jax.Array) -> jax.Array:
@@ -223,14 +288,21 @@ def _remove_unit(state: GameState, q: jax.Array, s: jax.Array, gone: jax.Array) 
             hp=clear(u.hp, 0.0),
             engaged_turns=clear(u.engaged_turns, 0),
             engaged_action=clear(u.engaged_action, -1),
+            combat_bonus=clear(u.combat_bonus, 0.0),
         )
     )
 
 
 def spawn_unit(
-    state: GameState, p: jax.Array, kind: jax.Array, pos: jax.Array, go: jax.Array
+    state: GameState,
+    p: jax.Array,
+    kind: jax.Array,
+    pos: jax.Array,
+    go: jax.Array,
+    bonus: jax.Array | float = 0.0,
 ) -> tuple[GameState, jax.Array]:
-    """A new unit of ``p`` in its first free slot where ``go``; also says whether it was placed."""
+    """A new unit of ``p`` in its first free slot where ``go``; also says whether it was placed.
+    A military unit starts with combat strength bonus ``bonus`` (the XP of its city's barracks)."""
     u = state.units
     slot = jnp.argmin(u.kind[p] > 0)
     put = go & (u.kind[p, slot] == 0)
@@ -247,6 +319,7 @@ def spawn_unit(
             engaged_turns=setv(u.engaged_turns, 0),
             engaged_action=setv(u.engaged_action, -1),
             fought=setv(u.fought, False),
+            combat_bonus=setv(u.combat_bonus, jnp.where(is_military(jnp.asarray(kind)), bonus, 0.0)),
         )
     ), put
 
@@ -255,6 +328,22 @@ def _move(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, go
     u = state.units
     return state._replace(
         units=u._replace(pos=put(u.pos, (p, slot), target, go), moves=put(u.moves, (p, slot), 0.0, go))
+    )
+
+
+def _approach(
+    state: GameState, p: jax.Array, slot: jax.Array, reach: Reach, spot: jax.Array, go: jax.Array
+) -> GameState:
+    """Move then attack: the unit walks to window slot ``spot`` (where it strikes from), paying
+    the moves it costs."""
+    u = state.units
+    i = jnp.maximum(spot, 0)
+    go = go & (spot >= 0)
+    return state._replace(
+        units=u._replace(
+            pos=put(u.pos, (p, slot), reach.tiles[i], go),
+            moves=put(u.moves, (p, slot), u.moves[p, slot] - reach.spent[i], go),
+        )
     )
 
 
@@ -346,8 +435,30 @@ def _unit_defence(state: GameState, q: jax.Array, s: jax.Array, target: jax.Arra
         + const(tb.feature_defence)[feat]
         + const(tb.improvement_defence)[imp]
     )
+    accel = 1.0 + state.units.combat_bonus[q, s] + bonus  # the original adds the tile's bonus to it
     cs_gift = state.citystates.combat_bonus[q, s]  # from militaristic city states
-    return jnp.maximum(const(tb.unit_strength)[kind], 1.0) * (1.0 + bonus) * (1.0 + cs_gift)
+    return jnp.maximum(const(tb.unit_strength)[kind], 1.0) * accel * combat_factor(state, q) * (1.0 + cs_gift)
+
+
+def combat_factor(state: GameState, q: jax.Array) -> jax.Array:
+    """() the empire-wide strength factor of ``q``'s units (Statue of Zeus, Himeji Castle)."""
+    return 1.0 + empire_modifier_columns(state, q, ("combat_pct",))[0] / 100.0
+
+
+def gain_kill_yields(state: GameState, p: jax.Array, kills: jax.Array) -> GameState:
+    """``p`` collects its per-kill yields (policies: Honor) ``kills`` times: gold, culture (toward
+    policies and lifetime), faith and science (toward its research)."""
+    gain = kill_yields(state, p).sum(0) * kills
+    pl = state.players
+    return state._replace(
+        players=pl._replace(
+            gold=pl.gold.at[p].add(gain[GOLD]),
+            culture=pl.culture.at[p].add(gain[CULTURE]),
+            culture_total=pl.culture_total.at[p].add(gain[CULTURE]),
+            faith=pl.faith.at[p].add(gain[FAITH]),
+            science=pl.science.at[p].add(gain[SCIENCE]),
+        )
+    )
 
 
 def capture_city(state: GameState, p: jax.Array, q: jax.Array, cs: jax.Array, take: jax.Array) -> GameState:
@@ -390,6 +501,7 @@ def _combat(
     a_class = const(tb.unit_class)[kind]
     ranged = const(tb.unit_ranged)[kind] > 0
     att = jnp.where(ranged, const(tb.unit_ranged)[kind], const(tb.unit_strength)[kind])
+    att = att * (1.0 + state.units.combat_bonus[p, slot]) * combat_factor(state, p)
     att = att * (1.0 + state.citystates.combat_bonus[p, slot])  # from militaristic city states
     mil, civ = occ.military[target], occ.civilian[target]
     city_q, city_s = occ.city_owner[target], occ.city_slot[target]
@@ -418,6 +530,7 @@ def _combat(
     unit_hp = u.hp[uq, us] - jnp.where(vs_civ, 1.0, to_def)
     hit_unit = (vs_unit | vs_civ) & go
     state = state._replace(units=u._replace(hp=put(u.hp, (uq, us), unit_hp, hit_unit)))
+    killed = hit_unit & vs_unit & (unit_hp <= 0)
     state = _remove_unit(state, uq, us, hit_unit & (unit_hp <= 0))
     worker = jnp.asarray(tb.unit("worker"), jnp.int8)
     state, _ = spawn_unit(state, p, worker, target, vs_civ & go)
@@ -434,6 +547,7 @@ def _combat(
         players=pl._replace(has_sacked=put(pl.has_sacked, (p, cq), True, sacked)),
     )
     state = capture_city(state, p, cq, cs, falls & ~sacked)
+    state = gain_kill_yields(state, p, (killed | falls).astype(jnp.float32))
     # The attacker: melee damage, then it advances when the tile is clear.
     u = state.units
     att_hp = u.hp[p, slot] - to_att
@@ -473,10 +587,11 @@ def unit_phase(
         idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0) & (st.units.moves[p, slot] > 0)
         occ = occupancy(st)
         dist = distance_from(jnp.maximum(pos, 0))
-        reach = reachable(st, p, slot, occ)
-        targets = attack_targets(st, p, slot, dist, occ) & ~peace
+        reach = reach_window(st, p, slot, occ)
+        moves_to = reachable_from(reach)
+        targets = attack_targets(st, p, slot, reach, occ) & ~peace
         legal = jnp.zeros(n_cat, bool)
-        legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
+        legal = legal.at[MOVE].set(moves_to.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
         legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
         legal = legal.at[COMBAT].set(targets.any())
         to_city, to_route = trade_routes.caravan_targets(st, p, slot, dist, occ.civilian)
@@ -489,7 +604,7 @@ def unit_phase(
         legal &= cats[kind] & idle
         cat = masked_argmax(tscore, legal)
         here = jnp.arange(N_TILES) == pos
-        tmask = jnp.where(cat == MOVE, reach, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
+        tmask = jnp.where(cat == MOVE, moves_to, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
         tmask = jnp.where(cat == trade_routes.MOVE_CARAVAN, to_city, tmask)
         tmask = jnp.where(cat == trade_routes.SEND_CARAVAN, to_route, tmask)
         target = masked_argmax(hscore, tmask)
@@ -497,6 +612,7 @@ def unit_phase(
         st = _move(st, p, slot, tgt, cat == MOVE)
         st = _settle(st, p, slot, cat == SETTLE)
         st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
+        st = _approach(st, p, slot, reach, strike_from(st, p, slot, reach, tgt), cat == COMBAT)
         st = _combat(st, p, slot, tgt, occ, cat == COMBAT)
         st = trade_routes.caravan_action(st, p, slot, cat, tgt, routes)
         return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors, work_area
-from hexarena.games.terranova.state import MAX_UNITS, N_PLAYERS, GameState
+from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.tables import EXTRA_TILE_CLASSES, IMPROVEMENT_TILE_CLASSES, load_tables
 
 IMPASSABLE = 99.0
@@ -82,17 +82,33 @@ def visible_resources(state: GameState, techs: jax.Array) -> jax.Array:
     return jnp.where((res > 0) & techs[jnp.maximum(reveal, 0)], res, 0)
 
 
-def resource_counts(state: GameState, p: jax.Array) -> jax.Array:
-    """(53,) int32: sources of each resource kind ``p`` has: revealed resources on its tiles that
-    carry their improvement, plus what its running trade deals bring in or take away."""
+def city_resources(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, 53) int32: how many sources of each resource each city of ``p`` has, as the original
+    counts them: tiles the city owns that carry the resource's improvement, and the city's own
+    tile, where ``p``'s techs reveal the resource. A unit or building that needs a resource
+    needs one in the city that makes it (or from a deal: :func:`deal_resources`)."""
     tb = load_tables()
+    c, t = state.cities, state.tiles
     res = state.layers.resource.astype(jnp.int32)
-    imp = state.tiles.improvement.astype(jnp.int32)
+    imp = t.improvement.astype(jnp.int32)
+    centre = jnp.zeros(N_TILES + 1, bool).at[jnp.where(c.exists[p], c.pos[p], N_TILES)].set(True)[:-1]
     reveal = const(tb.resource_reveal)[res]
-    ok = (state.tiles.owner == p) & (res > 0) & (const(tb.resource_improvement)[res] == imp)
+    ok = (t.owner == p) & (t.owner_city >= 0) & (res > 0)
+    ok &= (const(tb.resource_improvement)[res] == imp) | centre
     ok &= state.players.techs[p][jnp.maximum(reveal, 0)]
-    tiles = jnp.zeros(len(tb.resource_names), jnp.int32).at[jnp.where(ok, res, 0)].add(ok.astype(jnp.int32))
-    return tiles.at[1:].add(state.trade.resources[p])
+    city = jnp.where(ok, t.owner_city.astype(jnp.int32), MAX_CITIES)
+    counts = jnp.zeros((MAX_CITIES + 1, len(tb.resource_names)), jnp.int32).at[city, res].add(1)
+    return counts[:MAX_CITIES]
+
+
+def deal_resources(state: GameState, p: jax.Array) -> jax.Array:
+    """(53,) int32: what ``p``'s running trade deals bring in (+) or take away (-) of each resource."""
+    return jnp.zeros(len(load_tables().resource_names), jnp.int32).at[1:].add(state.trade.resources[p])
+
+
+def resource_counts(state: GameState, p: jax.Array) -> jax.Array:
+    """(53,) int32: sources of each resource kind ``p`` has: its cities' and its deals'."""
+    return city_resources(state, p).sum(0) + deal_resources(state, p)
 
 
 def enter_cost(state: GameState, has_sailing: jax.Array) -> jax.Array:
