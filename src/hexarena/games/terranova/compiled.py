@@ -51,7 +51,13 @@ def _view(state: GameState, tracker: Tracker, player: jax.Array) -> tuple:
 
 _FUNCTIONS: dict[str, Callable] = {"start": _start, "step": _step, "view": _view}
 _LOADED: dict[tuple, Callable] = {}
-_LOCK = threading.Lock()  # one compile or load at a time; the main thread waits for the prefetch
+_LOCKS: dict[tuple, threading.Lock] = {}  # one per function and shapes: a caller waits only for its own
+_LOCKS_LOCK = threading.Lock()
+
+
+def _lock(key: tuple) -> threading.Lock:
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(key, threading.Lock())
 
 
 def _key(name: str, args: tuple) -> tuple:
@@ -67,7 +73,7 @@ def _compiled(name: str, args: tuple) -> Callable:
     key = _key(name, args)
     if key in _LOADED:  # the common case, without the lock
         return _LOADED[key]
-    with _LOCK:
+    with _lock(key):
         if key not in _LOADED:
             _LOADED[key] = jaxcache.compiled(name, _FUNCTIONS[name], args, _sources())
         return _LOADED[key]
@@ -79,7 +85,7 @@ def _prefetch(state: GameState, tracker: Tracker) -> None:
     calls = (("view", (state, tracker, jnp.int32(0))), ("step", (state, tracker, to_dense({}))))
     for name, args in calls:
         key = _key(name, args)
-        with _LOCK:
+        with _lock(key):
             if key not in _LOADED:
                 loaded = jaxcache.load(jaxcache.entry(name, args, _sources()))
                 if loaded is not None:

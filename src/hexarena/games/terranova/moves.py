@@ -4,6 +4,7 @@ The sparse form is a JSON object; every key is optional, and anything left out s
 
     {"tech": ["writing", "pottery"],                      # ranked, names or indices
      "policy": ["tradition"],                             # ranked (the first adoptable wins)
+     "tenet": ["god_of_craftsmen"],                       # ranked (a pantheon, later beliefs)
      "units": {"0": {"category": "settle"},               # slot -> category (name or index)
                "1": {"category": "move", "target": 1234},   # and target tile (index or [row, col])
                "2": {"categories": ["combat", "move"],      # or ranked categories
@@ -11,7 +12,10 @@ The sparse form is a JSON object; every key is optional, and anything left out s
      "build": {"0": ["worker", "monument"]},              # city slot -> ranked buildables
      "work": {"0": [3, 7, 1]}}                            # city slot -> ranked work-area slots 0..35
 
-Ranked lists become descending scores, so the first item that is legal wins. A dense move is the
+Ranked lists become descending scores, so the first item that is legal wins. A work ranking is
+spread over the city's citizens: the k-th citizen prefers the k-th slot listed, then the ones
+after it (then the unlisted slots), so citizens work different tiles where they own them (each
+citizen takes its best owned slot, and two picking the same one would leave one idle). A dense move is the
 spec's nested tuple (as nested lists) without the leading device and game axes.
 """
 
@@ -29,7 +33,7 @@ from hexarena.games.terranova.spaces import ACTION_SHAPES, N_CITIZENS, map_shape
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
 
-SPARSE_KEYS = ("tech", "policy", "units", "build", "work")
+SPARSE_KEYS = ("tech", "policy", "tenet", "units", "build", "work")
 
 
 def buildable_names() -> tuple[str, ...]:
@@ -85,6 +89,8 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
         tech[:] = _ranked(move["tech"], tb.tech_names, tb.n_techs, "technology")
     if "policy" in move:
         dense[1][:] = _ranked(move["policy"], tb.policy_names, dense[1].shape[0], "policy")
+    if "tenet" in move:
+        dense[2][:] = _ranked(move["tenet"], tb.tenet_names, dense[2].shape[0], "tenet")
     utype, utarget = dense[4]
     for key, order in dict(move.get("units", {})).items():
         slot = _slot(key, MAX_UNITS, "unit")
@@ -112,8 +118,20 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
         build[_slot(key, MAX_CITIES, "city")] = _ranked(order, names, N_BUILDABLES, "buildable")
     for key, order in dict(move.get("work", {})).items():
         ranked = _ranked(order, (), N_CITIZENS, "work-area slot")
-        worked[_slot(key, MAX_CITIES, "city")] = ranked[None, :]
+        worked[_slot(key, MAX_CITIES, "city")] = spread_over_citizens(ranked)
     return dense
+
+
+def spread_over_citizens(ranked: np.ndarray) -> np.ndarray:
+    """(36 citizens, 36 slots) scores from one ranking of slots (descending scores, zero unlisted):
+    citizen k's favourite is the k-th slot of the full order (the listed ones, then the rest by
+    index), followed by the slots after it, wrapping round."""
+    full = np.argsort(-ranked, kind="stable")  # listed first, the unlisted (zero) in slot order
+    n = len(full)
+    shift = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # citizen k, preference rank r
+    scores = np.zeros((n, n), np.float32)
+    np.put_along_axis(scores, full[shift], np.arange(n, 0, -1, dtype=np.float32)[None, :], axis=1)
+    return scores
 
 
 def _check_dense(move: Sequence[Any]) -> tuple:

@@ -297,8 +297,9 @@ def work_slots(move: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> dict
 def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
     """The player's orders over the default's: endpoint by endpoint (tech, each unit, each city)."""
     out: dict[str, Any] = {"tech": move.get("tech", default.get("tech", []))}
-    if "policy" in move or "policy" in default:
-        out["policy"] = move.get("policy", default.get("policy", []))
+    for key in ("policy", "tenet"):  # ranked endpoints: the player's ranking or the default's
+        if key in move or key in default:
+            out[key] = move.get(key, default.get(key, []))
     for key in ("units", "build", "work"):
         out[key] = {**default.get(key, {}), **move.get(key, {})}
     return out
