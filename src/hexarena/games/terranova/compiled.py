@@ -96,7 +96,9 @@ def start(layers: MapLayers, key: jax.Array, turn_cap: Any) -> tuple[GameState, 
     """The first position of a game: ``(state, tracker, scores)``."""
     args = (jax.tree_util.tree_map(jnp.asarray, layers), key, jnp.int32(turn_cap))
     state, tracker, scores = _compiled("start", args)(*args)
-    threading.Thread(target=_prefetch, args=(state, tracker), name="terranova-prefetch", daemon=True).start()
+    # not a daemon: the interpreter waits for the load (under a second) before it exits, as XLA
+    # aborts the process when its client is torn down under a deserialization in flight
+    threading.Thread(target=_prefetch, args=(state, tracker), name="terranova-prefetch").start()
     return state, tracker, scores
 
 
