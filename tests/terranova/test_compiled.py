@@ -24,3 +24,13 @@ def test_a_process_exiting_during_the_background_load_exits_cleanly():
     for _ in range(3):
         done = _python(MAKE_AND_EXIT)
         assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_rules_import_no_presentation_module():
+    """Editing the bot, the text view or the orders keeps the cache: no compiled code reads them."""
+    code = (
+        "import sys; import hexarena.games.terranova.compiled as c; "
+        "print(sorted(m for m in c.PRESENTATION if 'hexarena.games.terranova.' + m in sys.modules))"
+    )
+    done = _python(code)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr[-2000:]

@@ -108,8 +108,8 @@ class TerraNovaState(GameState):
             raise ValueError(f"turn_cap must be a positive int, got {turn_cap!r}")
         mseed = seed if map_seed is None else int(map_seed)
         setup = new_setup(cls.name, seed, {"turn_cap": turn_cap, "map_seed": mseed})
-        key = jax.random.split(jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31)), 1)[0]
-        state, tracker, scores = compiled.start(_layers(mseed), key, turn_cap)
+        key_seed = derive_seed(seed, "terranova") % (2**31)
+        state, tracker, scores = compiled.start(_layers(mseed), key_seed, turn_cap)
         env = TerraNovaEnv(
             0,
             0,

@@ -163,8 +163,9 @@ def work_ranking(obs: dict[str, Any], me: int, city: int, settling: bool) -> lis
     """City ``city``'s 36 work-area slots, best first (its citizens take the first ones it owns).
 
     Tiles are valued food and production about even while the city trains a settler (food first
-    otherwise); its citizens' tiles are picked so the city keeps a food surplus of at least one
-    (it grows instead of starving), the food weight rising until they do."""
+    otherwise); its citizens' tiles are picked so the city never starves: a food surplus of one
+    (it grows), or none while a city of two or more trains a settler (production matters more
+    then), the food weight rising until they do."""
     cities = obs["player_cities"]
     centre = int(_tiles(cities["city_rowcols"][me][city]))
     ring = work_area()[centre, 1:]
@@ -180,7 +181,8 @@ def work_ranking(obs: dict[str, Any], me: int, city: int, settling: bool) -> lis
         if food_in + y[chosen, 0].sum() >= 2 * pop + surplus:
             break
         chosen = np.argsort(-(value + food_weight * y[:, 0]), kind="stable")[:pop]
-    rest = [j for j in np.argsort(-value, kind="stable") if j not in set(chosen.tolist())]
+    picked = set(chosen.tolist())
+    rest = [j for j in np.argsort(-value, kind="stable") if j not in picked]
     return [int(j) for j in (*chosen, *rest)]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import jax
-import jax.numpy as jnp
+import numpy as np
 
 from hexarena.core import hexgrid, jaxcache
 from hexarena.games.terranova.moves import to_dense
@@ -28,14 +28,23 @@ from hexarena.games.terranova.options import options
 from hexarena.games.terranova.state import GameState, MapLayers
 from hexarena.games.terranova.step import new_game, player_scores, step_game
 
+# modules that present the game (the bot, text, orders, records, the adapters) and that no rules
+# module imports: editing them keeps the compiled functions (a new module counts as rules)
+PRESENTATION = frozenset(
+    {"adapter", "bot", "news", "orders", "pettingzoo_env", "policy_text", "recorder", "text"}
+)
+
 
 def _sources() -> list[Path]:
-    """Every file that defines the rules: this package's modules and data, and the hex grid."""
+    """Every file that defines the rules: this package's modules (but :data:`PRESENTATION`) and
+    data, and the hex grid."""
     package = Path(str(resources.files("hexarena.games.terranova")))
-    return [*package.glob("*.py"), *package.glob("data/*.json"), Path(hexgrid.__file__)]
+    modules = [m for m in package.glob("*.py") if m.stem not in PRESENTATION]
+    return [*modules, *package.glob("data/*.json"), Path(hexgrid.__file__)]
 
 
-def _start(layers: MapLayers, key: jax.Array, turn_cap: jax.Array) -> tuple:
+def _start(layers: MapLayers, key_seed: jax.Array, turn_cap: jax.Array) -> tuple:
+    key = jax.random.split(jax.random.PRNGKey(key_seed), 1)[0]
     state = new_game(layers, key, turn_cap, False)
     return state, update_tracker(empty_tracker(), state), player_scores(state)
 
@@ -80,10 +89,12 @@ def _compiled(name: str, args: tuple) -> Callable:
 
 
 def _prefetch(state: GameState, tracker: Tracker) -> None:
-    """Load ``view`` and ``step`` for this game's shapes from the disk cache, if they are there
-    (a cold cache is left to the first call: a compile must not outlive a short process)."""
-    calls = (("view", (state, tracker, jnp.int32(0))), ("step", (state, tracker, to_dense({}))))
-    for name, args in calls:
+    """Load ``view`` and then ``step`` for this game's shapes from the disk cache, if they are
+    there (a cold cache is left to the first call: a compile must not outlive a short process).
+    One after the other: the caller wants the view first (side by side, on two busy cores, both
+    came later)."""
+    for name, later in (("view", np.int32(0)), ("step", to_dense({}))):
+        args = (state, tracker, later)
         key = _key(name, args)
         with _lock(key):
             if key not in _LOADED:
@@ -92,13 +103,15 @@ def _prefetch(state: GameState, tracker: Tracker) -> None:
                     _LOADED[key] = loaded
 
 
-def start(layers: MapLayers, key: jax.Array, turn_cap: Any) -> tuple[GameState, Tracker, jax.Array]:
-    """The first position of a game: ``(state, tracker, scores)``."""
-    args = (jax.tree_util.tree_map(jnp.asarray, layers), key, jnp.int32(turn_cap))
+def start(layers: MapLayers, key_seed: int, turn_cap: Any) -> tuple[GameState, Tracker, jax.Array]:
+    """The first position of a game: ``(state, tracker, scores)``; its random key is
+    ``split(PRNGKey(key_seed), 1)[0]``, made inside the compiled function (made eagerly, the
+    key and the arrays' transfer cost a process about 0.4 s of small compiles)."""
+    args = (jax.device_put(layers), np.int32(key_seed), np.int32(turn_cap))
     state, tracker, scores = _compiled("start", args)(*args)
     # not a daemon: the interpreter waits for the load (under a second) before it exits, as XLA
     # aborts the process when its client is torn down under a deserialization in flight
-    threading.Thread(target=_prefetch, args=(state, tracker), name="terranova-prefetch").start()
+    threading.Thread(target=_prefetch, args=(state, tracker), name="terranova-load").start()
     return state, tracker, scores
 
 
@@ -110,5 +123,5 @@ def step(state: GameState, tracker: Tracker, actions: tuple) -> tuple:
 
 def view(state: GameState, tracker: Tracker, player: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Player ``player``'s observation (the spec's layout, with fog) and its options this turn."""
-    args = (state, tracker, jnp.int32(player))
+    args = (state, tracker, np.int32(player))
     return _compiled("view", args)(*args)
