@@ -38,6 +38,19 @@ def test_entry_point_games_are_listed_and_made(monkeypatch):
     )
 
 
+def test_builtin_games_are_found_without_scanning_entry_points(monkeypatch):
+    """A scan of the installed packages costs milliseconds, and RL envs make a game per episode."""
+
+    def no_scan(group):
+        raise AssertionError("entry points scanned for a built-in game")
+
+    monkeypatch.setattr(registry, "entry_points", no_scan)
+    assert registry.game_class("hex") is HexState
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points("tests.core.test_registry:TinyHex"))
+    with pytest.raises(UnknownGameError, match=r"unknown game 'nohex'.*tinyhex"):
+        registry.game_class("nohex")
+
+
 def test_entry_point_to_something_else_is_refused(monkeypatch):
     monkeypatch.setattr(
         registry, "entry_points", fake_entry_points("tests.core.test_registry:fake_entry_points")

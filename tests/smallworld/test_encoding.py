@@ -45,3 +45,26 @@ def test_gymnasium_env_check_and_masked_play():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert steps < 5000 and agent in env.possible_agents
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_rl_fast_observation_equals_the_reference(players):
+    """``state_observation_array`` (written from the engine state, the RL envs' path) equals
+    ``observation_array`` of the observation dict, for every seat, at every step of a game."""
+    from hexarena.games.smallworld.observation import build_observation
+    from hexarena.rl.cores import SmallWorldCore
+
+    core = SmallWorldCore("smallworld", players, {"players": players})
+    rng = np.random.default_rng(players)
+    markers = set()
+    while True:
+        gs = core.g._state
+        for seat in range(players):
+            ref = encoding.observation_array(build_observation(gs, seat))
+            assert np.array_equal(encoding.state_observation_array(gs, seat), ref), f"turn {gs.turn}"
+        markers |= {m for st in gs.regions for m in st.markers}
+        if core.over():
+            break
+        legal = core.legal_actions()
+        assert core.play(int(legal[rng.integers(len(legal))])) is None
+    assert len(markers) >= 2  # mountains and what the races placed

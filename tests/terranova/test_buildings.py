@@ -80,14 +80,16 @@ def test_the_148_buildings_by_kind():
 
 @pytest.mark.parametrize("name", [n for n in TB.building_names if n != "palace"])
 def test_building_yields_present_iff_built(city, name):
-    """Flat, per-citizen and percent yields of every building, hand-computed from its row."""
+    """Flat, per-citizen and percent yields of every building and of the specialists in its slots,
+    hand-computed from its row."""
     s, _ = city
     base = np.asarray(_yields(s))
     got = np.asarray(_yields(_with(s, name)))
     b = TB.building(name)
     pct = TB.building_percent[b].copy()
     pct[CULTURE] += TB.building_empire_mods[b, MODIFIERS.index("culture_pct_all_cities")]
-    want = (base + TB.building_yields[b] + 3 * TB.building_per_pop[b]) * (1 + pct / 100.0)
+    flat = TB.building_yields[b] + TB.building_specialists[b] @ TB.specialist_yields
+    want = (base + flat + 3 * TB.building_per_pop[b]) * (1 + pct / 100.0)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 

@@ -152,13 +152,11 @@ def _speed(s):
 _speed_jit = jax.jit(_speed)
 _mods = jax.jit(lambda s: empire_modifiers(s, P0))
 
-# Rows whose effects act only on systems of later stages (city states, kills and XP, great person
-# rates, great works, trade routes, workers' speed, new cities): their modifier columns are set and
-# act when those systems land.
+# Rows whose effects act only on systems of later stages (city states, kills and XP, trade routes,
+# workers' speed, new cities): their modifier columns are set and act when those systems land.
 LATER = {
     "honor_opener", "patronage_opener", "merchant_confederacy", "scholasticism", "cultural_diplomacy",
-    "philanthropy", "consulates", "aesthetics_opener", "commerce_opener", "trade_unions", "rationalism_opener",
-    "secularism", "merchant_navy", "patronage_finisher",
+    "philanthropy", "consulates", "trade_unions", "merchant_navy", "patronage_finisher",
 }  # fmt: skip
 # Modifier columns the engine reads today.
 APPLIED = [
@@ -167,6 +165,9 @@ APPLIED = [
         "border_cost_pct", "improvement_time_pct", "connection_gold_pct", "unhappiness_pct", "upkeep_pct", "happiness_per_luxury",
         "free_units", "free_units_per_city", "science_pct_when_happy", "policy_cost_pct",
         "policy_cost_per_city_pct", "golden_age_length_pct", "culture_pct_all_cities",
+        "artist_gp_pct", "musician_gp_pct", "writer_gp_pct", "merchant_gp_pct", "scientist_gp_pct",
+        "science_per_specialist", "great_work_culture", "great_work_science", "great_work_tourism",
+        "culture_building_tourism_pct", "tourism_pct", "great_merchant_gold_pct",
     )
 ]  # fmt: skip
 ROWS = [*TB.policy_names, *(f"{t}_finisher" for t in TB.tree_names)]

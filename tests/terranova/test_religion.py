@@ -223,4 +223,5 @@ def test_step_takes_a_pantheon_and_the_observation_shows_it(start):
         0,
     ]
     assert not np.asarray(info["building_yields"]).any()  # harvest festival adds nothing on buildings
-    assert not np.asarray(obs["player_cities"]["religion_info"]["religious_population"]).any()
+    followers = np.asarray(info["religious_population"])  # a pantheon: all citizens follow it
+    assert followers[0].tolist() == [4, 0, 0, 0, 0, 0] and not followers[1:].any()

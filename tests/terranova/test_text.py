@@ -21,7 +21,14 @@ def game():
 
 def test_first_turn_view_has_the_summary_then_places_and_options(game):
     text = game.query_game("red").render_text("red")
-    heads = ("== Empire ==", "== Technologies ==", "== Social policies ==", "== Cities ==", "== Units ==")
+    heads = (
+        "== Empire ==",
+        "== Technologies ==",
+        "== Social policies ==",
+        "== Great people and tourism ==",
+        "== Cities ==",
+        "== Units ==",
+    )
     sections = [text.index(s) for s in heads]
     assert sections == sorted(sections)
     assert "Treasury 0 gold" in text and "not researching: order one" in text
@@ -33,8 +40,11 @@ def test_first_turn_view_has_the_summary_then_places_and_options(game):
     assert "Adopted (0): none yet." in text and "Can adopt now (4):" in text
     assert "  tradition_opener (tradition): +3 culture in the capital; border cost pct -15." in text
     assert "Trees opening later: patronage (medieval era)," in text
-    for absent in ("Faith ", "Golden age", "Free policies", "Trade:", "Great-person"):  # no live data yet
+    for absent in ("Golden age", "Free policies", "Trade:", "Great-person"):  # no live data yet
         assert absent not in text
+    assert "No pantheon yet." in text and "Faith 0; next: a pantheon at 10 faith." in text
+    assert "Specialists: none (their buildings give them)." in text
+    assert "Great person points (next great person at 67): none yet." in text
     assert "unit N settle" in text and "policy POLICY" in text  # the orders help
 
 
@@ -166,7 +176,7 @@ def test_text_orders_through_the_manager_reject_a_bad_order_and_record_the_reaso
     assert result.invalid["red"] == 2 and result.outcome.kind == "win"
     events = [json.loads(line) for line in (tmp_path / "turns.jsonl").read_text().splitlines()]
     messages = [e.get("message") for e in events if e.get("role") == "red" and e.get("message")]
-    assert "religion are not in this stage" in messages[0] and "not adoptable now" in messages[1]
+    assert "unknown tenet 'zen'" in messages[0] and "not adoptable now" in messages[1]
     accepted = next(e for e in events if e.get("event") == "move" and e.get("role") == "red")
     assert accepted["move"]["fill"] == "heuristic" and accepted["move"]["tech"] == ["mining"]
     assert accepted["move"]["policy"] == ["liberty_opener"]

@@ -13,6 +13,7 @@ from hexarena.games.terranova.simulator import build_simulator
 from hexarena.games.terranova.state import map_layers
 from hexarena.games.terranova.step import new_game
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
+from hexarena.games.terranova.units import found_city
 
 
 def one_game_simulator(seed: int = 0, turn_cap: int = 300):
@@ -57,6 +58,7 @@ def check_invariants(s, obs) -> None:
     pl = s.players
     assert (pl.faith >= 0).all() and (pl.culture >= 0).all() and (pl.culture_total >= 0).all()
     assert (pl.free_techs >= 0).all() and (pl.free_policies >= 0).all()
+    check_great_people(s)
     o = int(s.player)
     assert (obs["policies"] == pl.policies[o]).all() and obs["culture_reserves"] == pl.culture[o]
     assert obs["faith_reserves"] == pl.faith[o] and obs["culture_threshold"] >= 15
@@ -69,6 +71,85 @@ def check_invariants(s, obs) -> None:
     assert (obs["player_cities"]["yields"] >= 0).all()
     ym = obs["yield_map_players"].reshape(-1, 7)
     assert (ym[vis > 0] >= 0).all() and (ym[vis == 0] == -1).all()
+    check_religion(s, obs)
+
+
+def check_religion(s, obs) -> None:
+    """Each tenet one player's, stages in order; followers and pressure only in live cities, never
+    negative; the observation's religion fields are the player's own."""
+    tb = load_tables()
+    held, rel = s.players.tenets, s.religion
+    assert (held.sum(0) <= 1).all(), "a tenet held twice"
+    per_kind = np.stack([held[:, tb.tenet_kind == k].sum(1) for k in range(5)], 1)  # (6, 5)
+    assert (per_kind <= [1, 1, 2, 1, 1]).all() and ((per_kind[:, 1] == 0) == (per_kind[:, 2] == 0)).all()
+    stages = per_kind[:, [0, 1, 3, 4]] > 0
+    assert (stages[:, 1:] <= stages[:, :-1]).all(), "a religious stage before the one below it"
+    assert (rel.followers >= 0).all() and (rel.pressure >= 0).all() and (rel.cs_pressure >= 0).all()
+    assert not rel.followers[~s.cities.exists].any() and not rel.pressure[:, :, ~s.cities.exists].any()
+    o = int(s.player)
+    info = obs["player_cities"]["religion_info"]
+    assert (info["religious_population"] == rel.followers[o]).all()
+    assert (info["player_perturn_influence_cumulative"] == rel.pressure[o]).all()
+
+
+def check_tenets(before, after, p: int, tenet) -> None:
+    """Executed tenets: nobody held them, of the stage the player had reached (a pantheon; a founder
+    and two followers, with a pantheon; an enhancer, having founded; a reformation tenet, having
+    enhanced), with the faith for it."""
+    tb = load_tables()
+    kind, held = tb.tenet_kind, before.players.tenets
+    picks = [int(t) for t in tenet if t >= 0]
+    assert len(set(picks)) == len(picks) and not held[:, picks].any()
+    assert (tenet[1:] == -1).all() or (kind[tenet[0]] == 1 and (kind[tenet[1:]] == 2).all())
+    if picks:
+        k = kind[picks[0]]
+        assert held[p, kind == k - 1].any() if k > 0 else True, "a stage taken before the one below it"
+        assert not held[p, kind == k].any(), "a stage taken twice"
+        need = {0: float(pantheon_cost(before)), 1: 134.0, 3: 201.0 * 0.75, 4: 0.0}[k]  # 0.75: Messiah
+        assert before.players.faith[p] >= need - 1e-3
+        assert after.done or after.players.tenets[p, picks].all()
+
+
+def check_great_people(s) -> None:
+    """Points never negative; the threshold is 67 doubled at most once per birth; great works fit
+    their city's slots; tourism accumulates, never onto oneself."""
+    tb = load_tables()
+    g, pl = s.great, s.players
+    assert (g.points >= 0).all() and (g.born >= 0).all() and (pl.great_people >= 0).all()
+    doublings = np.log2(g.threshold / 67.0)
+    assert np.allclose(doublings, np.round(doublings)) and (doublings <= g.born.sum(1)).all()
+    slots = s.cities.buildings.astype(np.float32) @ tb.building_gw_slots  # (6, 10, 4)
+    assert (g.works >= 0).all() and (g.works <= slots).all(), "a great work without a slot"
+    assert (pl.tourism >= 0).all() and (np.diag(pl.tourism) == 0).all()
+    assert (g.golden_points >= 0).all() and (pl.golden_age_turns >= 0).all()
+
+
+def bare_capital():
+    """Player 0's capital on bare grassland (palace removed, so only the buildings a test gives
+    count), every tech known; returns (state, centre tile)."""
+    s, centre = grassland_start()
+    s = found_city(s, jnp.int32(0), jnp.int32(centre))
+    c, pl = s.cities, s.players
+    return s._replace(
+        cities=c._replace(buildings=c.buildings.at[0, 0].set(False)),
+        players=pl._replace(techs=pl.techs.at[0].set(True)),
+    ), centre
+
+
+def with_buildings(s, *names: str, p: int = 0, city: int = 0):
+    """``s`` with the named buildings in city slot ``city`` of player ``p``."""
+    b = s.cities.buildings
+    for n in names:
+        b = b.at[p, city, load_tables().building(n)].set(True)
+    return s._replace(cities=s.cities._replace(buildings=b))
+
+
+def with_policies(s, *names: str, p: int = 0):
+    """``s`` with the named policies adopted by player ``p`` (no grants applied)."""
+    pol = s.players.policies
+    for n in names:
+        pol = pol.at[p, load_tables().policy(n)].set(True)
+    return s._replace(players=s.players._replace(policies=pol))
 
 
 def check_executed(before, after, ex) -> None:
@@ -77,13 +158,8 @@ def check_executed(before, after, ex) -> None:
     p = int(before.player)
     known = before.players.techs[p]
     trade, policy, tenet, tech, (ucat, utgt), (worked, built) = ex
-    assert (tenet[1:] == -1).all() and (trade[0] == -1).all()
-    if tenet[0] >= 0:  # a pantheon belief nobody held, by a player without one, with the faith for it
-        t = int(tenet[0])
-        assert tb.tenet_kind[t] == 0 and not before.players.tenets[:, t].any()
-        assert not before.players.tenets[p, tb.tenet_kind == 0].any()
-        assert before.players.faith[p] >= float(pantheon_cost(before)) - 1e-3
-        assert after.done or after.players.tenets[p, t]
+    assert (trade[0] == -1).all()
+    check_tenets(before, after, p, tenet)
     era = tb.tech_era[known].max()
     adopted = before.players.policies[p]
     for pol, owned in ((policy[0], adopted), (policy[1], adopted | (np.arange(54) == policy[0]))):

@@ -1,8 +1,8 @@
 """A compact City of Gold observation for small policy networks, from the JAX or the scalar engine.
 
-The full observation (48 x 48 x 7 map and more, 18,932 numbers) is what a convolutional policy
-would read; a two-layer MLP on a CPU learns faster from what is near the seat's pawns. Per
-player to act (``FEATURES`` numbers, float32):
+The full observation (48 x 48 x 7 map, 48 x 48 x 6 blockade map and more, 30,455 numbers) is
+what a convolutional policy would read; a two-layer MLP on a CPU learns faster from what is near
+the seat's pawns. Per player to act (``FEATURES`` numbers, float32):
 
 * ``[0, 21)`` hand card counts / 4, ``[21, 42)`` whole deck counts / 4 (all five zones);
 * ``[42, 51)`` phase one-hot (:class:`~hexarena.games.cityofgold.actions.Phase`);

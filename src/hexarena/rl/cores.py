@@ -3,11 +3,19 @@
 The generic :class:`StateCore` walks the immutable contract (:class:`~hexarena.core.contract.GameState`):
 every move builds a new state, which is what a referee wants and what RL does not need. The fast
 cores drive a game's mutable engine in place and build a contract state only when asked
-(:meth:`snapshot`: for opponents that read a view, for the outcome, for rendering):
+(:meth:`snapshot`: for opponents that read a view, for rendering, for an outcome the engine
+cannot tell by itself):
 
-* :class:`CityOfGoldCore`: the scalar engine (:mod:`hexarena.games.cityofgold.engine`);
+* :class:`CityOfGoldNumbaCore`: the numba CPU engine, one game (:mod:`hexarena.games.cityofgold.
+  fast.numba_single`), the default where numba is installed; :class:`CityOfGoldCore`: the scalar
+  engine (:mod:`hexarena.games.cityofgold.engine`), the reference it is tested against, used
+  without numba and for the caves variant;
 * :class:`SmallWorldCore`: :class:`~hexarena.games.smallworld.engine.SmallWorldGame`, its legal
-  actions read once per position and indexed in one pass.
+  actions read once per position and indexed in one pass, its observation written straight from
+  the engine state.
+
+``legal_actions()`` (what a random opponent draws from), ``outcome()`` and ``rounds_played()``
+are read from the fast engine without building a contract state.
 
 ``progress(role)`` is the potential of the opt-in shaped reward (see :mod:`.rewards`).
 """
@@ -15,11 +23,12 @@ cores drive a game's mutable engine in place and build a contract state only whe
 from __future__ import annotations
 
 import functools
+import importlib.util
 from typing import Any
 
 import numpy as np
 
-from hexarena.core.contract import GameState, Move, new_setup
+from hexarena.core.contract import GameState, Move, Outcome, new_setup
 from hexarena.core.errors import IllegalMoveError
 from hexarena.core.registry import game_class, make
 
@@ -47,6 +56,10 @@ class StateCore:
                 mask[self.state.move_to_action(move)] = 1
         return mask
 
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions of the role to move, increasing (what a random opponent draws from)."""
+        return np.flatnonzero(self.mask())
+
     def observation(self, role: str) -> np.ndarray:
         return np.asarray(self.state.observation_array(role))
 
@@ -69,6 +82,13 @@ class StateCore:
 
     def snapshot(self) -> GameState:
         return self.state
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on)."""
+        return self.snapshot().validate_game()
+
+    def rounds_played(self) -> int:
+        return self.snapshot().rounds_played()
 
     def progress(self, role: str) -> float:
         """The shaped reward's potential (see :data:`PROGRESS`); 0 for games without one."""
@@ -115,32 +135,12 @@ class RecordFlattener:
     field but the masks, in field order) become a few contiguous byte runs copied by slice."""
 
     def __init__(self, dtype: np.dtype) -> None:
-        runs: list[list[Any]] = []  # [dst, src byte offset, count, element dtype]
-        size = 0
+        from hexarena.games.cityofgold.observe import flatten_runs
 
-        def walk(dt: np.dtype, bases: list[int]) -> None:
-            """As ``flatten`` walks: field by field, each over every element of the parent."""
-            nonlocal size
-            for name in dt.names:
-                if name == "action_mask":
-                    continue
-                sub, off = dt.fields[name][:2]
-                base, count = sub.base, int(np.prod(sub.shape, dtype=np.int64))
-                if base.names:
-                    walk(base, [b + off + k * base.itemsize for b in bases for k in range(count)])
-                    continue
-                for b in bases:
-                    last = runs[-1] if runs else None
-                    if last and last[3] == base and last[1] + last[2] * base.itemsize == b + off:
-                        last[2] += count
-                    else:
-                        runs.append([size, b + off, count, base])
-                    size += count
-
-        walk(dtype, [0])
-        self.size = size
+        runs = flatten_runs(dtype)
+        self.size = runs[-1][0] + runs[-1][2]
         big = [r for r in runs if r[2] >= 256 or r[3].itemsize != 1]  # the map layers; floats
-        self.slices = [(d, o, c, t) for d, o, c, t in big]
+        self.slices = big
         small = [r for r in runs if r not in big]
         self.gathers = []  # one gather per one-byte dtype for the small fields
         for dt in {r[3] for r in small}:
@@ -208,7 +208,78 @@ class CityOfGoldCore(_EngineCore):
         return None
 
     def progress(self, role: str) -> float:
-        return hexes_to_go(self.g, self.roles.index(role))
+        return hexes_to_go(self.g.course, self.g.pawns[self.roles.index(role)])
+
+
+class CityOfGoldNumbaCore(CityOfGoldCore):
+    """City of Gold on the CPU engine's one-game kernels (:class:`~hexarena.games.cityofgold.fast.
+    numba_single.SingleGame`, the same game from the same seed). The scalar engine stays behind
+    as the reference: it replays the actions it missed only when a contract state or a
+    rejection message is asked for (bots, rendering, an illegal action)."""
+
+    def _engine_of(self, state: GameState) -> Any:
+        from hexarena.games.cityofgold import engine
+        from hexarena.games.cityofgold.fast.numba_single import SingleGame
+
+        self._engine = engine
+        g = state.game.copy()
+        self.fast = SingleGame(g.course, self._setup.seed, g.n_players, g.max_turns)
+        self._behind: list[int] = []  # actions the scalar game has not replayed yet
+        self._seats = {role: seat for seat, role in enumerate(self.roles)}
+        return g
+
+    def _synced(self) -> Any:
+        """The scalar game, caught up."""
+        for action in self._behind:
+            self._engine.step(self.g, action, validate=False)
+        self._behind.clear()
+        return self.g
+
+    def _environment(self) -> Any:
+        self._synced()
+        return super()._environment()
+
+    def to_move(self) -> str:
+        seat = self.fast.player
+        return self.roles[seat if seat >= 0 else self._synced().player]
+
+    def over(self) -> bool:
+        return self.fast.done
+
+    def mask(self) -> np.ndarray:
+        return self.fast.mask()
+
+    def legal_actions(self) -> np.ndarray:
+        return self.fast.legal()
+
+    def observation(self, role: str) -> np.ndarray:
+        return self.fast.observation(self._seats[role])
+
+    def play(self, action: int) -> str | None:
+        action = int(action)
+        if not self.fast.is_legal(action):
+            return self._engine.why_illegal(self._synced(), action)
+        self.fast.play(action)
+        self._behind.append(action)
+        self._snap = None
+        return None
+
+    def outcome(self) -> Outcome | None:
+        from hexarena.games.cityofgold.state import game_outcome
+
+        if not self.fast.done:
+            return None
+        n = len(self.roles)
+        rewards = [float(r) for r in self.fast.field("rewards")[:n]]
+        truncated = bool(self.fast.field("truncated"))
+        winners = [] if truncated else [p for p in range(n) if rewards[p] == max(rewards)]
+        return game_outcome(truncated, self.g.max_turns, winners, rewards)
+
+    def rounds_played(self) -> int:
+        return int(self.fast.field("turn")) // len(self.roles)
+
+    def progress(self, role: str) -> float:
+        return hexes_to_go(self.g.course, self.fast.field("pawns")[self._seats[role]].tolist())
 
 
 class SmallWorldCore(_EngineCore):
@@ -265,16 +336,18 @@ def _flattener(dtype: np.dtype) -> RecordFlattener:
     return RecordFlattener(dtype)
 
 
-def hexes_to_go(g: Any, seat: int) -> float:
-    """Minus the hexes ``seat``'s pawns have left to El Dorado, summed (arrived pawns: 0)."""
+def hexes_to_go(course: Any, pawns: list[int]) -> float:
+    """Minus the hexes a seat's ``pawns`` (cells; -1: arrived) have left to El Dorado, summed."""
     from hexarena.games.cityofgold.board import finish_distances
 
-    away = finish_distances(g.course)
-    return -float(sum(away[c] for c in g.pawns[seat] if c >= 0))
+    away = finish_distances(course)
+    return -float(sum(away[c] for c in pawns if c >= 0))
 
 
 PROGRESS = {
-    "cityofgold": lambda state, role: hexes_to_go(state.game, state.all_roles().index(role)),
+    "cityofgold": lambda state, role: hexes_to_go(
+        state.game.course, state.game.pawns[state.all_roles().index(role)]
+    ),
     "smallworld": lambda state, role: state.get_scores()[role],
 }
 """The potential of the shaped reward per game: City of Gold, minus the hexes left to El Dorado;
@@ -284,5 +357,15 @@ FAST_CORES: dict[str, type[StateCore]] = {"cityofgold": CityOfGoldCore, "smallwo
 
 
 def new_core(game: str, seed: int, params: dict[str, Any], fast: bool = True) -> StateCore:
-    """The fastest core for ``game`` (the generic one without a fast core, or if not ``fast``)."""
-    return (FAST_CORES.get(game, StateCore) if fast else StateCore)(game, seed, params)
+    """The fastest core for ``game`` (the generic one without a fast core, or if not ``fast``):
+    City of Gold on the CPU engine where numba is installed and the variant has no caves."""
+    if not fast:
+        return StateCore(game, seed, params)
+    if game == "cityofgold" and not params.get("caves") and _has_numba():
+        return CityOfGoldNumbaCore(game, seed, params)
+    return FAST_CORES.get(game, StateCore)(game, seed, params)
+
+
+@functools.cache
+def _has_numba() -> bool:
+    return importlib.util.find_spec("numba") is not None

@@ -106,11 +106,11 @@ class HexarenaGymEnv(gym.Env):
         self._opponents_move()
         reward = self._progress() - before
         if core.over():
-            outcome = core.snapshot().validate_game()
+            outcome = core.outcome()
             result = outcome_rewards(outcome, self.roles)[self.role] if outcome else 0.0
             info = {**self._info(), "outcome": str(outcome), "outcome_reward": result}
             return self._obs(), reward + result, True, False, info
-        truncated = self.max_rounds is not None and core.snapshot().rounds_played() >= self.max_rounds
+        truncated = self.max_rounds is not None and core.rounds_played() >= self.max_rounds
         return self._obs(), reward, False, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:

@@ -39,7 +39,7 @@ class Opponent:
 
 class RandomOpponent(Opponent):
     def act(self, core: StateCore, role: str, rng: np.random.Generator) -> None:
-        legal = np.flatnonzero(core.mask())
+        legal = core.legal_actions()
         _must_accept(core.play(int(legal[rng.integers(len(legal))])), role)
 
 

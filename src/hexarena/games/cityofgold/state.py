@@ -222,15 +222,7 @@ class CityOfGoldState(GameState):
 
     def validate_game(self) -> Outcome | None:
         g = self.game
-        if not g.done:
-            return None
-        scores = self.get_scores()
-        if g.truncated:
-            return Outcome.from_scores(
-                OutcomeKind.TRUNCATED, f"turn cap of {g.max_turns} turns reached", scores
-            )
-        winners = " and ".join(ROLES[p] for p in g.winners)
-        return Outcome.from_scores(OutcomeKind.WIN, f"{winners} reached El Dorado", scores)
+        return game_outcome(g.truncated, g.max_turns, g.winners, g.rewards) if g.done else None
 
     def get_scores(self) -> dict[str, float]:
         return {ROLES[p]: float(r) for p, r in enumerate(self.game.rewards)}
@@ -357,3 +349,12 @@ class CityOfGoldState(GameState):
 
     def frame(self) -> dict[str, Any]:
         return build_frame(self.game, ROLES)
+
+
+def game_outcome(truncated: bool, max_turns: int, winners: list[int], rewards: list[float]) -> Outcome:
+    """The outcome of a finished game: its rewards are the scores; a truncated game has no winner."""
+    scores = {ROLES[p]: float(r) for p, r in enumerate(rewards)}
+    if truncated:
+        return Outcome.from_scores(OutcomeKind.TRUNCATED, f"turn cap of {max_turns} turns reached", scores)
+    names = " and ".join(ROLES[p] for p in winners)
+    return Outcome.from_scores(OutcomeKind.WIN, f"{names} reached El Dorado", scores)

@@ -8,13 +8,14 @@ are numbered below ``MAX_REGIONS``), so one policy network fits every game.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
 import numpy as np
 
-from hexarena.games.smallworld.combo import VISIBLE_COMBOS
+from hexarena.games.smallworld.combo import VISIBLE_COMBOS, Combo
 from hexarena.games.smallworld.enums import Marker, Phase, PowerName, RaceName, Terrain
 
 MAX_REGIONS = 49  # the largest generated grid is 7 x 7
@@ -165,22 +166,66 @@ def observation_array(obs: Mapping[str, Any]) -> np.ndarray:
     return np.concatenate([regions.ravel(), head, combos.ravel()])
 
 
-def state_observation_array(gs: Any, player_id: int) -> np.ndarray:
-    """:func:`observation_array` of ``player_id``'s observation, read from the engine state
-    (:class:`~.state.GameState`) without building what the array does not use (legal actions,
-    conquest costs, opponents): the RL envs' fast path."""
-    from hexarena.games.smallworld.observation import region_view
+_OWNER_COL = len(_TERRAINS) + 5
+_DECLINE_COL = _OWNER_COL + MAX_PLAYERS + 1
+_MARKER_COL = {m: _DECLINE_COL + 2 + i for i, m in enumerate(_MARKERS)}
+_HEAD = 4 + len(_PHASES) + len(_RACES) + len(_POWERS)
+_COMBO = len(_RACES) + len(_POWERS) + 2
+_STATIC: dict[int, tuple[Any, np.ndarray]] = {}
 
-    view = {
-        "game": {
-            "you": player_id,
-            "num_players": gs.config.num_players,
-            "turn": gs.turn,
-            "max_turns": gs.config.max_turns,
-            "phase": gs.phase.value,
-        },
-        "map": {"regions": [region_view(gs, rid) for rid in range(len(gs.regions))]},
-        "self": gs.players[player_id].to_json(hide_coins=False),
-        "combo_row": [c.to_json() for c in gs.combo_row.visible],
-    }
-    return observation_array(view)
+
+def _static_regions(game_map: Any) -> np.ndarray:
+    """The region rows' terrain and symbol columns of a map (they never change), cached per map."""
+    hit = _STATIC.get(id(game_map))
+    if hit is None or hit[0] is not game_map:
+        rows = np.zeros((MAX_REGIONS, REGION_FEATURES), dtype=np.float32)
+        for region in game_map.regions:
+            rows[region.id, _TERRAINS.index(region.terrain)] = 1
+            features = {f.value for f in region.features}
+            for j, feature in enumerate(("MINE", "MAGIC_SOURCE", "CAVERN", "BORDER", "COASTAL")):
+                rows[region.id, len(_TERRAINS) + j] = feature in features
+        if len(_STATIC) > 64:
+            _STATIC.clear()
+        hit = _STATIC[id(game_map)] = (game_map, rows)
+    return hit[1]
+
+
+def state_observation_array(gs: Any, player_id: int) -> np.ndarray:
+    """:func:`observation_array` of ``player_id``'s observation, written straight from the engine
+    state (:class:`~.state.GameState`) without building the observation dict (the map's fixed
+    columns come from a per-map cache): the RL envs' fast path, tested equal to the reference."""
+    n = gs.config.num_players
+    regions = _static_regions(gs.map).copy()
+    states = gs.regions
+    ids = np.arange(len(states))
+    seats = [MAX_PLAYERS if st.owner is None else (st.owner - player_id) % n for st in states]
+    regions[ids, _OWNER_COL + np.array(seats)] = 1
+    regions[ids, _DECLINE_COL] = [st.is_decline for st in states]
+    regions[ids, _DECLINE_COL + 1] = np.array([st.tokens for st in states]) / 10
+    for rid, st in enumerate(states):
+        for m in st.markers:
+            regions[rid, _MARKER_COL[m]] += 1
+    regions[ids, _MARKER_COL[Marker.LOST_TRIBE]] = [st.has_lost_tribe for st in states]
+    me = gs.players[player_id]
+    active = me.active
+    head = np.zeros(_HEAD, dtype=np.float32)
+    head[0] = gs.turn / gs.config.max_turns
+    head[1] = me.coins / 100
+    head[4 + _PHASES.index(gs.phase)] = 1
+    if active is not None:
+        head[2] = active.tokens_in_hand / 20
+        head[3] = (active.berserk_die_result or 0) / 3
+        head[4 + len(_PHASES) + _RACES.index(active.race_name)] = 1
+        head[4 + len(_PHASES) + len(_RACES) + _POWERS.index(active.power_name)] = 1
+    combos = np.zeros((VISIBLE_COMBOS, _COMBO), dtype=np.float32)
+    for i, c in enumerate(gs.combo_row.visible):
+        combos[i, _RACES.index(c.race)] = 1
+        combos[i, len(_RACES) + _POWERS.index(c.power)] = 1
+        combos[i, -2], combos[i, -1] = _combo_tokens(c.race, c.power) / 20, c.coins / 10
+    return np.concatenate([regions.ravel(), head, combos.ravel()])
+
+
+@functools.cache
+def _combo_tokens(race: RaceName, power: PowerName) -> int:
+    """A combo's tokens (race and power data only; a data lookup per combo per step otherwise)."""
+    return Combo(race, power).total_tokens

@@ -15,14 +15,15 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.effects import (
+    city_civic_rows,
     city_modifiers,
     city_site,
-    civic_rows,
     empire_modifiers,
     empire_multipliers,
     policy_city_effects,
 )
 from hexarena.games.terranova.geometry import N_TILES, N_WORK, ring_of_slot
+from hexarena.games.terranova.great_people import specialist_yields
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.tables import (
     BUILDING_SLOTS,
@@ -86,10 +87,10 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
     )
     tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, bonus)
     pol = policy_city_effects(state, p)
-    tile_y = tile_y + jnp.einsum("ftc,cy->fty", classes, pol.tile_bonus)
+    tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, pol.tile_bonus)
     tile_sum = (worked[..., None] * tile_y).sum(1)
     tile_sum = jnp.concatenate([tile_sum, jnp.zeros((MAX_CITIES, 1))], axis=1)
-    flat = built @ const(tb.building_yields) + pol.flat
+    flat = built @ const(tb.building_yields) + pol.flat + specialist_yields(state, p)
     per_pop = (built @ const(tb.building_per_pop) + pol.per_pop) * pop[:, None]
     per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
     percent = built @ const(tb.building_percent) + pol.percent
@@ -242,17 +243,15 @@ def production_phase(
     n_units = (state.units.kind[p] > 0).sum() + (queued > 0).sum()
     n_settlers = (state.units.kind[p] == tb.unit("settler")).sum() + (queued == tb.unit("settler")).sum()
     state = state._replace(cities=c0._replace(culture=c0.culture.at[p].add(culture_yield)))
-    empire = empire_modifiers(state, p)
-    border_pct = empire[tb.modifier("border_cost_pct")]
-    mods = city_modifiers(state, p) + empire
+    mods = city_modifiers(state, p) + empire_modifiers(state, p)
     fixed = fixed_build_mask(state, p)
     item_mods = const(tb.production_mods)
-    policy_pct = civic_rows(state, p) @ const(tb.policy_production)
+    policy_pct = city_civic_rows(state, p) @ const(tb.policy_production)  # (10, 185)
 
     def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
         st, claims, counts = carry
-        cs, scores, prod_y, city_mods, fixed_row = xs
-        st = _claim_tile(st, p, cs, border_pct)
+        cs, scores, prod_y, city_mods, fixed_row, civic_pct = xs
+        st = _claim_tile(st, p, cs, city_mods[tb.modifier("border_cost_pct")])
         mask = build_mask(st, p, cs, claims, counts, fixed_row)
         choice = masked_argmax(scores, mask)
         c = st.cities
@@ -267,7 +266,7 @@ def production_phase(
         )
         idle = c.exists[p, cs] & (item < 0)
         at = jnp.maximum(item, 0)
-        speed = 1.0 + (item_mods[at] @ city_mods + policy_pct[at]) / 100.0
+        speed = 1.0 + (item_mods[at] @ city_mods + civic_pct[at]) / 100.0
         stock = c.prod[p, cs] + jnp.where(idle, 0.0, prod_y * speed)
         done = (item >= 0) & (stock >= cost[jnp.maximum(item, 0)])
         is_unit = item >= BUILDING_SLOTS
@@ -296,7 +295,7 @@ def production_phase(
         gold = jnp.where(idle, prod_y, 0.0)
         return (st, claims, counts), (choice, gold, grants)
 
-    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield, mods, fixed)
+    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield, mods, fixed, policy_pct)
     counts = jnp.stack([n_units, n_settlers]).astype(jnp.int32)
     (state, _, _), (chosen, gold, grants) = jax.lax.scan(per_city, (state, claims, counts), xs)
     return state, chosen, gold.sum(), grants.sum(0)

@@ -31,7 +31,18 @@ from hexarena.games.terranova.step import new_game, player_scores, step_game
 # modules that present the game (the bot, text, orders, records, the adapters) and that no rules
 # module imports: editing them keeps the compiled functions (a new module counts as rules)
 PRESENTATION = frozenset(
-    {"adapter", "bot", "news", "orders", "pettingzoo_env", "policy_text", "recorder", "text"}
+    {
+        "adapter",
+        "bot",
+        "great_people_text",
+        "news",
+        "orders",
+        "pettingzoo_env",
+        "policy_text",
+        "recorder",
+        "religion_text",
+        "text",
+    }
 )
 
 

@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from hexarena.games.terranova.beliefs import city_tenets, holy_city, tenet_counts
 from hexarena.games.terranova.state import MAX_CITIES, GameState
 from hexarena.games.terranova.tables import (
     BUILDING_SLOTS,
@@ -41,21 +42,36 @@ def civic_rows(state: GameState, p: jax.Array) -> jax.Array:
     return jnp.concatenate([adopted, finished.astype(jnp.float32), pl.tenets[p].astype(jnp.float32)])
 
 
+def city_civic_rows(state: GameState, p: jax.Array) -> jax.Array:
+    """(10, 154) the civic rows acting in each city of ``p``: its policies and finished trees, then
+    the tenets acting in that city (``beliefs.city_tenets``: its majority religion's)."""
+    rows = civic_rows(state, p)
+    n_tenets = state.players.tenets.shape[1]
+    here = city_tenets(state, p).astype(jnp.float32)
+    policies = jnp.broadcast_to(rows[:-n_tenets], (MAX_CITIES, rows.shape[0] - n_tenets))
+    return jnp.concatenate([policies, here], 1)
+
+
 def empire_modifiers(state: GameState, p: jax.Array) -> jax.Array:
-    """(MODIFIERS,) empire-wide modifiers of ``p``: its buildings anywhere and its policies."""
+    """(MODIFIERS,) empire-wide modifiers of ``p``: its buildings anywhere, its policies and the
+    tenets it holds (a tenet's ``modifiers``; its ``city_modifiers`` act where it is followed)."""
     tb = load_tables()
     owned = state.cities.buildings[p].any(0).astype(jnp.float32)
     return owned @ const(tb.building_empire_mods) + civic_rows(state, p) @ const(tb.policy_empire_mods)
 
 
 def city_modifiers(state: GameState, p: jax.Array) -> jax.Array:
-    """(10, MODIFIERS) modifiers of each city of ``p`` from its own buildings."""
-    return state.cities.buildings[p].astype(jnp.float32) @ const(load_tables().building_city_mods)
+    """(10, MODIFIERS) modifiers of each city of ``p`` from its own buildings and the tenets acting there."""
+    tb = load_tables()
+    here = city_tenets(state, p).astype(jnp.float32)
+    return state.cities.buildings[p].astype(jnp.float32) @ const(tb.building_city_mods) + here @ const(
+        tb.tenet_city_mods
+    )
 
 
 def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:
     """(SITE_NEEDS,) which site conditions city ``cs`` meets: coast, river, fresh water, mountain
-    next to it, mountain in its work area, hill, flat, holy city (no religions yet: never)."""
+    next to it, mountain in its work area, hill, flat, holy city."""
     lay = state.layers
     pos = jnp.maximum(state.cities.pos[p, cs], 0)
     nb = neighbor_table()[pos]
@@ -66,7 +82,7 @@ def city_site(state: GameState, p: jax.Array, cs: jax.Array) -> jax.Array:
     mountain = ((lay.elevation[jnp.maximum(nb, 0)] == 3) & ring1).any()
     nearby = (gather(lay.elevation, work_frames(pos), 0) == 3).any()
     elev = lay.elevation[pos]
-    site = [coastal, river, river | lake, mountain, nearby, elev == 2, elev == 1, jnp.zeros((), bool)]
+    site = [coastal, river, river | lake, mountain, nearby, elev == 2, elev == 1, holy_city(state)[p, cs]]
     return jnp.stack(site)
 
 
@@ -76,7 +92,7 @@ class PolicyCityEffects(NamedTuple):
     flat: jax.Array  # (10, 8) yields: per city, capital, coastal, big and connected cities, buildings
     per_pop: jax.Array  # (10, 8) per citizen
     percent: jax.Array  # (10, 8)
-    tile_bonus: jax.Array  # (C, 7) on worked tiles of each tile class
+    tile_bonus: jax.Array  # (10, C, 7) on worked tiles of each tile class
     on_buildings: jax.Array  # (10, 8) the part of ``flat`` that comes from buildings (observation)
 
 
@@ -88,30 +104,44 @@ def civic_part(part: str) -> jax.Array:
 
 
 def policy_city_effects(state: GameState, p: jax.Array, only: jax.Array | None = None) -> PolicyCityEffects:
-    """What ``p``'s active civic rows add to each of its cities; ``only`` (154,) keeps a part of the
-    rows (``civic_part``), for the observation's policy and religion fields."""
+    """What the civic rows acting in each city of ``p`` add to it (``city_civic_rows``); ``only``
+    (154,) keeps a part of the rows (``civic_part``), for the observation's policy and religion fields.
+
+    Tenets add, besides the policies' columns, yields per unit of a count (followers, following
+    cities, wonders: ``beliefs.tenet_counts``) and yields in cities meeting a site condition.
+    """
     tb = load_tables()
     c = state.cities
-    rows = civic_rows(state, p) if only is None else civic_rows(state, p) * only
+    rows = city_civic_rows(state, p) if only is None else city_civic_rows(state, p) * only  # (10, 154)
     capital = c.capital[p][:, None].astype(jnp.float32)
-    coastal = jax.vmap(lambda cs: city_site(state, p, cs)[0])(jnp.arange(MAX_CITIES))[:, None]
+    sites = jax.vmap(lambda cs: city_site(state, p, cs))(jnp.arange(MAX_CITIES)).astype(jnp.float32)
+    coastal = sites[:, :1]
     built = c.buildings[p].astype(jnp.float32)
 
-    def per_building(table: jax.Array) -> jax.Array:
-        return built @ (rows @ const(table.reshape(table.shape[0], -1))).reshape(BUILDING_SLOTS, -1)
+    def per_row(table: np.ndarray) -> jax.Array:
+        return rows @ const(table.reshape(table.shape[0], -1))
+
+    def per_building(table: np.ndarray) -> jax.Array:
+        return jnp.einsum("fb,fby->fy", built, per_row(table).reshape(MAX_CITIES, BUILDING_SLOTS, -1))
 
     on_buildings = per_building(tb.policy_building_yields)
-    flat = rows @ const(tb.policy_city_yields) + capital * (rows @ const(tb.policy_capital_yields))
-    flat = flat + coastal * (rows @ const(tb.policy_coastal_yields)) + on_buildings
-    big = (c.pop[p][:, None] >= const(tb.policy_pop_min)[None, :]) * rows[None, :]  # (10, 154)
+    flat = per_row(tb.policy_city_yields) + capital * per_row(tb.policy_capital_yields)
+    flat = flat + coastal * per_row(tb.policy_coastal_yields) + on_buildings
+    big = (c.pop[p][:, None] >= const(tb.policy_pop_min)[None, :]) * rows  # (10, 154)
     flat = flat + big @ const(tb.policy_pop_yields)
     connected = connected_to_capital(state, p)[:, None]
-    flat = flat + connected * (rows @ const(tb.policy_connected_yields))
-    per_pop = rows @ const(tb.policy_city_per_pop) + capital * (rows @ const(tb.policy_capital_per_pop))
-    percent = rows @ const(tb.policy_city_percent) + capital * (rows @ const(tb.policy_capital_percent))
+    flat = flat + connected * per_row(tb.policy_connected_yields)
+    per_pop = per_row(tb.policy_city_per_pop) + capital * per_row(tb.policy_capital_per_pop)
+    percent = per_row(tb.policy_city_percent) + capital * per_row(tb.policy_capital_percent)
     percent = percent + per_building(tb.policy_building_percent)
-    n_rows = tb.policy_tile_bonus.shape[0]
-    tile_bonus = (rows @ const(tb.policy_tile_bonus.reshape(n_rows, -1))).reshape(-1, N_YIELDS)
+    tenets = rows[:, -len(tb.tenet_names) :]  # (10, 91)
+    counts = jnp.floor(tenet_counts(state, p) / const(tb.tenet_count_per))
+    counts = jnp.minimum(counts, const(tb.tenet_count_max))
+    units = counts * tenets[..., None]  # (10, 91, K)
+    flat = flat + jnp.einsum("ftk,tky->fy", units, const(tb.tenet_count_yields))
+    flat = flat + jnp.einsum("fs,ft,tsy->fy", sites, tenets, const(tb.tenet_site_yields))
+    percent = percent + jnp.einsum("ftk,tky->fy", units, const(tb.tenet_count_percent))
+    tile_bonus = per_row(tb.policy_tile_bonus).reshape(MAX_CITIES, -1, N_YIELDS)
     exists = c.exists[p][:, None]
     return PolicyCityEffects(
         flat * exists, per_pop * exists, percent * exists, tile_bonus, on_buildings * exists
@@ -133,17 +163,25 @@ def empire_multipliers(state: GameState, p: jax.Array) -> jax.Array:
     return golden * jnp.where(hit > 0, penalty, 1.0)
 
 
-def apply_grants(state: GameState, p: jax.Array, grants: jax.Array) -> GameState:
-    """One-time grants (GRANTS,) to ``p``: free techs and policies, a golden age (its length raised
-    by ``golden_age_length_pct``), great people. Population grants are applied where the building
-    stands (``cities.production_phase``)."""
+def golden_age_length(state: GameState, p: jax.Array) -> jax.Array:
+    """Turns of a golden age of ``p``: 10, raised by ``golden_age_length_pct`` (Chichen Itza +50 %)."""
     tb = load_tables()
-    pl = state.players
-    g = {name: grants[i] for i, name in enumerate(GRANTS)}
-    length = tb.rules["golden_age_turns"] * (
+    return tb.rules["golden_age_turns"] * (
         1 + empire_modifiers(state, p)[tb.modifier("golden_age_length_pct")] / 100.0
     )
+
+
+def apply_grants(state: GameState, p: jax.Array, grants: jax.Array) -> GameState:
+    """One-time grants (GRANTS,) to ``p``: free techs and policies, a golden age, great people (born
+    by ``great_people``; a great person "of choice", the Aesthetics finisher's, is of the kind with
+    the most points). Population grants are applied where the building stands
+    (``cities.production_phase``)."""
+    pl = state.players
+    g = {name: grants[i] for i, name in enumerate(GRANTS)}
+    length = golden_age_length(state, p)
     people = jnp.stack([g[f"great_person_{k}"] for k in (*SPECIALISTS, "prophet")]).astype(jnp.int32)
+    choice = jnp.arange(len(SPECIALISTS) + 1) == jnp.argmax(state.great.points[p])
+    people = people + choice * g["free_great_people"].astype(jnp.int32)
     players = pl._replace(
         free_techs=pl.free_techs.at[p].add(g["free_techs"].astype(jnp.int32)),
         free_policies=pl.free_policies.at[p].add(g["free_policies"].astype(jnp.int32)),

@@ -95,13 +95,14 @@ def score(
     techs: Array,
     policies: Array = 0,
     tenets: Array = 0,
+    great_works: Array = 0,
 ) -> Array:
     """LekMod-style score: (6 x cities + 6 x citizens + 6 x tiles + 10 x world wonders + 8 x policies
-    + 4 x tenets + 10 x (techs - 1)) / 10 (great works come with their stage)."""
+    + 1 x great works + 4 x tenets + 10 x (techs - 1)) / 10."""
     w = load_tables().rules["score_weights"]
     total = w["cities"] * cities + w["population"] * pop + w["tiles"] * tiles
     total = total + w["world_wonders"] * wonders + w["techs"] * (techs - 1) + w["policies"] * policies
-    total = total + w["tenets"] * tenets
+    total = total + w["tenets"] * tenets + w["great_works"] * great_works
     return total / w["divisor"]
 
 

@@ -4,7 +4,7 @@ The sparse form is a JSON object; every key is optional, and anything left out s
 
     {"tech": ["writing", "pottery"],                      # ranked, names or indices
      "policy": ["tradition"],                             # ranked (the first adoptable wins)
-     "tenet": ["god_of_craftsmen"],                       # ranked (a pantheon, later beliefs)
+     "tenet": ["god_king", "tithe"],                      # ranked (taken when faith allows)
      "units": {"0": {"category": "settle"},               # slot -> category (name or index)
                "1": {"category": "move", "target": 1234},   # and target tile (index or [row, col])
                "2": {"categories": ["combat", "move"],      # or ranked categories

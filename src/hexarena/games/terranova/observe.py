@@ -4,9 +4,9 @@ Unknown = -1 everywhere: map layers of never-seen tiles, other players' units ou
 on never-seen tiles. Tiles seen before but not visible now show what the player saw last (the
 :class:`Tracker`, the spec's ``obs_spaces``). Policies, culture and faith reserves, the culture
 threshold, free techs and policies, golden-age turns, lifetime culture and the policies' yields
-(``culture_info``: on buildings, on tiles) are live; fields of later
-stages (trade, religion, city states, specialists, great works, great people, tourism) are present
-with their shapes and hold zeros or -1.
+(``culture_info``: on buildings, on tiles) are live; so are specialists, great-work slots and great
+works, great person points and threshold, and tourism (rows of rivals not met yet: -1). Fields of
+later stages (trade, religion, city states) are present with their shapes and hold zeros or -1.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
+from hexarena.games.terranova.beliefs import city_tenets
 from hexarena.games.terranova.cities import resources_owned
 from hexarena.games.terranova.effects import civic_part, policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
+from hexarena.games.terranova.great_people import city_gpp, great_work_slots, has_met, specialists
 from hexarena.games.terranova.policies import next_policy_cost
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.step import player_scores
@@ -139,8 +141,8 @@ def _cities_obs(state: GameState, o: jax.Array, seen: jax.Array, tile_yields: ja
         "building_yields": building_y,
         "population": hide(c.pop),
         "worked_slots": c.worked[o][:, 1:].astype(jnp.int32),
-        "specialist_slots": zeros((MAX_CITIES, 6), jnp.int32),
-        "gw_slots": zeros((MAX_CITIES, 5), jnp.int32),
+        "specialist_slots": specialists(state, o).astype(jnp.int32),
+        "gw_slots": _gw_obs(state, o),
         "food_reserves": c.food[o],
         "growth_carryover": built @ const(tb.building_carryover),
         "prod_reserves": c.prod[o],
@@ -162,8 +164,22 @@ def _cities_obs(state: GameState, o: jax.Array, seen: jax.Array, tile_yields: ja
             "player_perturn_influence_cumulative": zeros((MAX_CITIES, N_PLAYERS, MAX_CITIES), jnp.float32),
         },
         "culture_reserves_for_border": c.culture[o],
-        "great_person_points": zeros((MAX_CITIES, 6), jnp.float32),
+        "great_person_points": city_gpp(state, o),
     }
+
+
+def _gw_obs(state: GameState, o: jax.Array) -> jax.Array:
+    """(10, 5): great works in each city of ``o`` (writing, art, music, artifact), then (the spec's
+    fifth column, which it leaves unnamed) the city's great-work slots of all kinds."""
+    works = state.great.works[o].astype(jnp.int32)
+    slots = great_work_slots(state, o).sum(-1).astype(jnp.int32)
+    return jnp.concatenate([works, slots[:, None]], axis=1)
+
+
+def _tourism_obs(state: GameState, o: jax.Array) -> jax.Array:
+    """(6, 6) accumulated tourism of player i onto player j; rows of rivals ``o`` has not met: -1."""
+    known = has_met(state, o) | (jnp.arange(N_PLAYERS) == o)
+    return jnp.where(known[:, None], state.players.tourism, -1.0)
 
 
 def _coastal(state: GameState, pos: jax.Array) -> jax.Array:
@@ -192,7 +208,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     tile_y = player_yields(state, techs)
     classes = tile_class_map(state, techs)
     policy = policy_city_effects(state, o, civic_part("policies"))
-    policy_tiles = (classes @ policy.tile_bonus) * (t.owner == o)[:, None]
+    policy_tiles = (classes @ policy.tile_bonus[0]) * (t.owner == o)[:, None]  # policies: alike in every city
     imp_y = const(load_tables().improvement_yields)[jnp.maximum(tracker.improvement[o], 0).astype(jnp.int32)]
     c = state.cities
     pops = c.pop.sum(1)
@@ -233,7 +249,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "religious_tenets": pl.tenets.astype(jnp.int32),
         "free_techs": pl.free_techs[o],
         "free_policies": pl.free_policies[o],
-        "great_works": jnp.zeros(4, jnp.int32),
+        "great_works": state.great.works[o].sum(0).astype(jnp.int32),
         "culture_info": {
             "building_yields": policy.on_buildings,
             "yields_per_kill": jnp.zeros(8, jnp.float32),
@@ -245,10 +261,10 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "improvement_additional_yield_map": _grid(jnp.where(seen[:, None], imp_y, -1.0)),
         "improvement_map": _grid(tracker.improvement[o].astype(jnp.int32)),
         "road_map": _grid(tracker.road[o].astype(jnp.int32)),
-        "gpps": jnp.zeros(6, jnp.float32),
-        "gp_threshold": jnp.float32(67),
+        "gpps": state.great.points[o],
+        "gp_threshold": state.great.threshold[o],
         "golden_age_turns": pl.golden_age_turns[o],
-        "tourism_total": jnp.zeros((N_PLAYERS, N_PLAYERS), jnp.float32),
+        "tourism_total": _tourism_obs(state, o),
         "culture_total": pl.culture_total,
         "citystate_info": _citystate_obs(state, seen),
         "visibility_map": _grid(vis.astype(jnp.int32)),
@@ -274,25 +290,28 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
 
 
 def _religion_obs(state: GameState, o: jax.Array, classes: jax.Array) -> Obs:
-    """``religion_info`` fields that pantheons feed: the tenets acting in each city of ``o`` (its
-    pantheon, in all its cities until religions spread), the yields they add on the city's buildings
-    and on the tiles of its work area that ``o`` owns. No religion is founded yet, so nobody
-    follows one (``religious_population`` stays 0)."""
-    c = state.cities
+    """``religion_info`` of ``o``'s own cities (no fog: they are its own): followers of each
+    religion, the tenets acting in each city (its majority religion's, else ``o``'s pantheon), the
+    yields those tenets add to the city (buildings, counts, sites, the city itself) and to the tiles
+    of its work area that ``o`` owns, and the pressure its cities have accumulated on each city
+    and city state."""
+    c, rel = state.cities, state.religion
     faith = policy_city_effects(state, o, civic_part("tenets"))
-    own_tiles = (classes @ faith.tile_bonus) * (state.tiles.owner == o)[:, None]  # (H, 7)
     frames = work_frames(jnp.where(c.exists[o], c.pos[o], -1))  # (10, 37)
-    n_tiles = own_tiles.shape[0]
+    here = gather(classes, frames, False).astype(jnp.float32)  # (10, 37, C)
+    mine = gather(state.tiles.owner == o, frames, False)[..., None]
+    on_tiles = jnp.einsum("ftc,fcy->fty", here, faith.tile_bonus) * mine  # (10, 37, 7)
+    n_tiles = classes.shape[0]
     per_city = jnp.zeros((MAX_CITIES, n_tiles + 1, N_YIELDS), jnp.float32)
-    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], jnp.where(frames >= 0, frames, n_tiles)].set(
-        gather(own_tiles, frames, 0.0)
-    )[:, :n_tiles]
+    at = jnp.where(frames >= 0, frames, n_tiles)
+    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], at].set(on_tiles)[:, :n_tiles]
     return {
-        "religious_tenets_per_city": (c.exists[o][:, None] & state.players.tenets[o][None, :]).astype(
-            jnp.int8
-        ),
-        "building_yields": faith.on_buildings,
+        "religious_population": rel.followers[o],
+        "religious_tenets_per_city": city_tenets(state, o).astype(jnp.int8),
+        "building_yields": faith.flat,
         "additional_yield_map": per_city.reshape(MAX_CITIES, ROWS, COLS, N_YIELDS).astype(jnp.int8),
+        "cs_perturn_influence_cumulative": rel.cs_pressure[o],
+        "player_perturn_influence_cumulative": rel.pressure[o],
     }
 
 

@@ -18,6 +18,9 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 ``unit N build I`` or ``unit N I``     a worker build: farm, mine, road, chop forest...
 ``policy P[, P...]`` (``adopt``)       social policies, most wanted first (``Tradition`` is
                                        the tree's opener); adopted when culture allows
+``tenet T[, T...]`` (``religion``)     religious tenets, most wanted first: a pantheon, then a
+                                       founder and two followers, an enhancer, a reformation
+                                       tenet; taken when faith allows
 =====================================  =====================================================
 
 :func:`parse_orders` turns the text into the sparse JSON move of :mod:`.moves` with
@@ -26,8 +29,10 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 mention (the technology, a unit, a city) gets the heuristic bot's preferences
 (:class:`~.bot.HeuristicPlayer`), so a player gives only the orders it cares about.
 A policy order must name a policy adoptable now (the text view's "Can adopt now"); it is kept as
-the preference until the culture reserves reach the cost. Orders for endpoints the simulator does
-not have yet (religion, trade deals, caravans) are refused with a message saying so.
+the preference until the culture reserves reach the cost. A tenet order must name at least one
+tenet of the player's next religious stage that nobody holds (the text view's religion section); it
+is kept until the faith reaches the stage's cost. Orders for endpoints the simulator does not have
+yet (trade deals, caravans) are refused with a message saying so.
 """
 
 from __future__ import annotations
@@ -42,15 +47,15 @@ import numpy as np
 from hexarena.core.contract import quote_reply
 from hexarena.core.errors import IllegalMoveError, MoveParseError
 from hexarena.games.terranova.geometry import COLS, ROWS, work_area
+from hexarena.games.terranova.religion_text import tenet_choices
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.tables import load_tables
 
 FILL = "heuristic"
 POLICY_VERBS = ("policy", "policies", "adopt")
+TENET_VERBS = ("tenet", "tenets", "religion", "pantheon", "belief", "beliefs")
+NOW = "orders now: research, policy, tenet, city ... build/work, unit ... move/settle/attack/build"
 LATER_STAGE = {
-    "tenet": "religion",
-    "religion": "religion",
-    "pantheon": "religion",
     "offer": "trade deals",
     "accept": "trade deals",
     "deny": "trade deals",
@@ -140,10 +145,16 @@ def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None
         if verb in POLICY_VERBS:
             move["policy"] = _policies(words[1:], order, adoptable)
             continue
+        if verb in TENET_VERBS:
+            names = _split_list(" ".join(words[1:]))
+            if not names:
+                raise MoveParseError(f"order {quote_reply(order)}: which tenet? (see the religion section)")
+            move["tenet"] = [lookup(n, tb.tenet_names, "tenet", order) for n in names]
+            continue
         if verb in LATER_STAGE:
             raise MoveParseError(
-                f"order {quote_reply(order)}: {LATER_STAGE[verb]} are not in this stage of Terra Nova yet "
-                "(orders now: research, policy, city ... build/work, unit ... move/settle/attack/build)"
+                f"order {quote_reply(order)}: {LATER_STAGE[verb]} are not in this stage of Terra Nova "
+                f"yet ({NOW})"
             )
         if verb in ("research", "tech", "techs", "study"):
             names = _split_list(" ".join(words[1:]))
@@ -171,8 +182,8 @@ def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None
             move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
         else:
             raise MoveParseError(
-                f"order {quote_reply(order)} not understood: orders start with research, policy, city N "
-                "or unit N (e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
+                f"order {quote_reply(order)} not understood: orders start with research, policy, tenet, "
+                "city N or unit N (e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
             )
     return move
 
@@ -239,6 +250,15 @@ def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[
             f"policy {', '.join(move['policy'])}: not adoptable now (adoptable now: {legal or 'none'}; "
             "a policy needs its tree's era and the policies before it in the tree)"
         )
+    if "tenet" in move:
+        choices = tenet_choices(obs, me)
+        if not any(choices[tb.tenet(t)] for t in move["tenet"] if t in tb.tenet_names):
+            can = ", ".join(tb.tenet_names[t] for t in np.flatnonzero(choices))
+            raise IllegalMoveError(
+                f"tenet {', '.join(move['tenet'])}: none can be taken (can choose: {can or 'none'}; "
+                "a tenet belongs to one player, and each comes at its stage: pantheon, founder and "
+                "followers, enhancer, reformation)"
+            )
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     for slot, order in move.get("units", {}).items():
         s = int(slot)

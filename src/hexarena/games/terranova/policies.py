@@ -15,6 +15,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.effects import apply_grants, civic_rows, empire_modifiers
@@ -71,12 +72,15 @@ def adopt_policies(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[G
 
 
 def _on_adoption(state: GameState, p: jax.Array, new_rows: jax.Array) -> GameState:
-    """Grants and free buildings of the policies and finishers that became active (rows 0/1)."""
+    """Grants of the policies and finishers that became active (rows 0/1; their free units come at
+    the end of the turn, ``great_people.grant_free_units``), then the free buildings of every active
+    row, so cities founded after the adoption get them too (the original grants them every turn;
+    here at the start of each of the owner's turns)."""
     tb = load_tables()
-    c = state.cities
     state = apply_grants(state, p, new_rows @ const(tb.policy_grants))
-    slots = jnp.arange(c.exists.shape[1])
-    within = slots[None, :] < const(tb.policy_free_cities)[:, None]  # (63, 10)
-    give = (new_rows[:, None, None] > 0) & within[:, :, None] & const(tb.policy_free_buildings)[:, None, :]
-    give = give.any(0) & c.exists[p][:, None]
+    c = state.cities
+    slots = jnp.arange(c.exists.shape[1], dtype=jnp.float32)
+    within = (slots[None, :] < const(tb.policy_free_cities)[:, None]).astype(jnp.float32)  # (154, 10)
+    rows = civic_rows(state, p) * within.T  # (10, 154)
+    give = (rows @ const(tb.policy_free_buildings.astype(np.float32)) > 0) & c.exists[p][:, None]
     return state._replace(cities=c._replace(buildings=c.buildings.at[p].set(c.buildings[p] | give)))

@@ -106,6 +106,10 @@ def _player_fields(s: GameState, p: int, tb: Any) -> dict[str, Any]:
         "happiness": round(float(s.players.happiness[p]), 1),
         "units": int((s.units.kind[p] > 0).sum()),
         "tiles": int((np.asarray(s.tiles.owner) == p).sum()),
+        "great people": int(s.great.born[p].sum()),
+        "great works": int(s.great.works[p].sum()),
+        "tourism": round(float(s.players.tourism[p].sum()), 1),
+        "golden age": int(s.players.golden_age_turns[p]),
     }
 
 

@@ -4,7 +4,7 @@ Actions are a nested tuple, in the spec's order::
 
     ((accept_deny (6, 2), ask (6, 56), offer (56,), counterparty (6,)),   # trade (later stage)
      policy (54,),
-     tenet (91,),                                                           # pantheons so far
+     tenet (91,),                                                           # every religious stage
      tech (81,),
      (unit_action_type (30, 19), unit_target_hex (30, 2772)),
      (worked_tiles (10, 36, 36), build_choice (10, 185)))

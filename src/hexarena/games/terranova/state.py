@@ -15,7 +15,7 @@ import numpy as np
 
 from hexarena.games.terranova.geometry import N_TILES, N_WORK
 from hexarena.games.terranova.mapgen import GameMap
-from hexarena.games.terranova.tables import BUILDING_SLOTS, SPECIALISTS, load_tables
+from hexarena.games.terranova.tables import BUILDING_SLOTS, GREAT_WORKS, SPECIALISTS, load_tables
 
 N_PLAYERS, MAX_CITIES, MAX_UNITS = 6, 10, 30
 
@@ -90,6 +90,67 @@ class Players(NamedTuple):
     free_policies: jax.Array  # (6,) int32 free social policies to pick
     golden_age_turns: jax.Array  # (6,) int32 turns left in the current golden age
     great_people: jax.Array  # (6, 7) int32 great people granted and not yet used (SPECIALISTS + prophet)
+    tourism: jax.Array  # (6, 6) float32 accumulated tourism of player i onto player j (diagonal 0)
+
+
+# --- Great people, great works, golden ages (issue 14, stage 2: specialists .. tourism) -----------
+
+
+class GreatPeople(NamedTuple):
+    """Great-person points, great works and the golden-age meter of each player.
+
+    Specialists and great-work slots are not stored: they follow from the buildings every turn.
+    """
+
+    points: jax.Array  # (6, 6) float32 great person points per kind (SPECIALISTS order)
+    threshold: jax.Array  # (6,) float32 points for the next great person (67, doubling at each birth)
+    born: jax.Array  # (6, 6) int32 great people born per kind
+    works: jax.Array  # (6, 10, 4) int8 great works in each city (GREAT_WORKS order)
+    tourism_turn: jax.Array  # (6,) float32 the player's tourism of its last turn (a musician's burst)
+    golden_points: jax.Array  # (6,) float32 happiness accumulated toward the next golden age
+    golden_ages: jax.Array  # (6,) int32 golden ages reached through happiness (the meter's step)
+
+
+def initial_great_people() -> GreatPeople:
+    p = N_PLAYERS
+    return GreatPeople(
+        points=jnp.zeros((p, len(SPECIALISTS)), jnp.float32),
+        threshold=jnp.full(p, float(load_tables().rules["great_person_threshold"]), jnp.float32),
+        born=jnp.zeros((p, len(SPECIALISTS)), jnp.int32),
+        works=jnp.zeros((p, MAX_CITIES, len(GREAT_WORKS)), jnp.int8),
+        tourism_turn=jnp.zeros(p, jnp.float32),
+        golden_points=jnp.zeros(p, jnp.float32),
+        golden_ages=jnp.zeros(p, jnp.int32),
+    )
+
+
+# --- end of great people ------------------------------------------------------------------------
+
+
+# --- Religion (issue 14): followers per city and the religious pressure that converts them -------
+class Religion(NamedTuple):
+    """Religion ``r`` is the one player ``r`` founds (its pantheon counts as one for followers).
+
+    ``pressure`` accumulates from every city of a founder onto every city within range; at the
+    threshold one citizen of the target converts and the target's account from that religion resets.
+    City states keep no population: their followers are whole thresholds of accumulated pressure.
+    """
+
+    followers: jax.Array  # (6, 10, 6) int32 citizens of each city following each religion
+    pressure: jax.Array  # (6, 10, 6, 10) float32 accumulated pressure [from player, city, onto player, city]
+    cs_pressure: jax.Array  # (6, 10, 12) float32 accumulated pressure from each city onto each city state
+
+
+def empty_religion() -> Religion:
+    p, c = N_PLAYERS, MAX_CITIES
+    return Religion(
+        followers=jnp.zeros((p, c, p), jnp.int32),
+        pressure=jnp.zeros((p, c, p, c), jnp.float32),
+        cs_pressure=jnp.zeros((p, c, 12), jnp.float32),
+    )
+
+
+# --- end of Religion --------------------------------------------------------------------------
 
 
 class GameState(NamedTuple):
@@ -105,6 +166,8 @@ class GameState(NamedTuple):
     key: jax.Array  # (2,) uint32
     turn_cap: jax.Array  # () int32 rounds before the game ends
     auto_reset: jax.Array  # () bool: a finished game restarts (batched simulator) or stays (adapter)
+    religion: Religion
+    great: GreatPeople
 
 
 def map_layers(game_map: GameMap) -> MapLayers:
@@ -196,6 +259,7 @@ def initial_state(
             free_policies=jnp.zeros(p, jnp.int32),
             golden_age_turns=jnp.zeros(p, jnp.int32),
             great_people=jnp.zeros((p, len(SPECIALISTS) + 1), jnp.int32),
+            tourism=jnp.zeros((p, p), f32),
         ),
         turn=jnp.zeros((), jnp.int32),
         player=jnp.zeros((), jnp.int32),
@@ -204,6 +268,8 @@ def initial_state(
         key=key,
         turn_cap=jnp.asarray(turn_cap, jnp.int32),
         auto_reset=jnp.asarray(auto_reset, bool),
+        religion=empty_religion(),
+        great=initial_great_people(),
     )
 
 

@@ -1,7 +1,9 @@
 """One player's turn in one game: research, units, cities, empire, fog, score, victory, reset.
 
-The order inside a turn follows the original: social policies -> technology choice -> units (scan
-over 30 slots) -> cities (yields, growth, borders, production) -> empire (gold, upkeep, science,
+The order inside a turn follows the original: religion (tenets, faith purchases, pressure) ->
+social policies -> technology choice -> units (scan over 30 slots) -> cities (yields, growth,
+borders, production) -> tourism, great people and golden ages (``great_people``) -> empire (gold,
+upkeep, science,
 happiness, culture and faith reserves, golden age) ->
 healing -> fog of war for every player -> score-delta reward -> next player, round counter,
 turn cap and domination victory -> a finished game restarts from its own map.
@@ -16,9 +18,10 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.cities import city_phase, heal_cities, resources_owned
-from hexarena.games.terranova.effects import apply_grants, empire_modifiers
+from hexarena.games.terranova.effects import apply_grants, civic_rows, empire_modifiers
+from hexarena.games.terranova.great_people import grant_free_units, great_people_phase
 from hexarena.games.terranova.policies import adopt_policies
-from hexarena.games.terranova.religion import choose_tenets
+from hexarena.games.terranova.religion import religion_phase
 from hexarena.games.terranova.state import N_PLAYERS, GameState, MapLayers, initial_state
 from hexarena.games.terranova.tables import (
     CULTURE,
@@ -144,7 +147,14 @@ def player_scores(state: GameState) -> jax.Array:
     tiles = (state.tiles.owner[None, :] == jnp.arange(N_PLAYERS)[:, None]).sum(1)
     pl = state.players
     return formulas.score(
-        c.exists.sum(1), c.pop.sum(1), tiles, wonders, pl.techs.sum(1), pl.policies.sum(1), pl.tenets.sum(1)
+        c.exists.sum(1),
+        c.pop.sum(1),
+        tiles,
+        wonders,
+        pl.techs.sum(1),
+        pl.policies.sum(1),
+        pl.tenets.sum(1),
+        state.great.works.sum((1, 2)),
     )
 
 
@@ -184,11 +194,15 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
         (citizen_scores, build_scores),
     ) = actions
     p = state.player
+    state, tenet = religion_phase(state, p, tenet_scores)
+    rows_before = civic_rows(state, p)
     state, policy = adopt_policies(state, p, policy_scores)
-    state, tenet = choose_tenets(state, p, tenet_scores)
     state, tech = choose_research(state, p, tech_scores)
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
+    built_before = state.cities.buildings[p]
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
+    state = grant_free_units(state, p, built_before, rows_before)
+    state, empire = great_people_phase(state, p, empire)
     state = empire_phase(state, p, empire, grants)
     state = heal_cities(heal_units(state, p), p)
     state = update_fog(state)

@@ -37,6 +37,15 @@ BUILDING_CATEGORIES = (
     "spaceship",
 )
 TENET_KINDS = ("pantheon", "founder", "follower", "enhancer", "reformation")
+# What a tenet's ``count_yields`` count: followers of the tenet's religion in the world, cities with
+# any, foreign cities where it is the majority, and national / world wonders in the city itself.
+TENET_COUNTS = (
+    "followers",
+    "following_cities",
+    "foreign_majority_cities",
+    "national_wonders",
+    "world_wonders",
+)
 SPECIALISTS = ("artist", "musician", "writer", "engineer", "merchant", "scientist")
 GREAT_WORKS = ("writing", "art", "music", "artifact")
 SITE_NEEDS = ("coast", "river", "fresh_water", "mountain", "nearby_mountain", "hill", "flat", "holy_city")
@@ -142,6 +151,12 @@ MODIFIERS = (
     "cs_decay_pct",
     "cs_gift_yield_pct",
     "city_ranged_strength_pct",
+    "prophet_faith_pct",
+    "own_city_pressure_pct",
+    "city_state_pressure_pct",
+    "tourism_pct",
+    "great_merchant_gold_pct",
+    "gold_per_great_person",
 )
 # One-time grants on completion (buildings) or adoption (policies).
 GRANTS = (
@@ -233,6 +248,7 @@ class Tables:
     building_specialists: np.ndarray  # (148, 6) specialist slots (SPECIALISTS order)
     building_gw_slots: np.ndarray  # (148, 4) great-work slots (GREAT_WORKS order)
     building_gpp: np.ndarray  # (148, 6) great person points per turn (SPECIALISTS order)
+    building_free_units: np.ndarray  # (148, 38) units of each type given on completion
     building_defence: np.ndarray  # (148,) strength x 100
     building_hp: np.ndarray  # (148,) extra HP (100 = one unit's worth)
     building_carryover: np.ndarray  # (148,)
@@ -263,11 +279,22 @@ class Tables:
     policy_grants: np.ndarray  # (154, len(GRANTS)) on adoption
     policy_free_buildings: np.ndarray  # (154, 148) bool given on adoption ...
     policy_free_cities: np.ndarray  # (154,) int32 ... in the first this-many city slots
+    policy_free_units: np.ndarray  # (154, 38) units of each type given on adoption
     policy_pop_yields: np.ndarray  # (154, 8) in each city of at least ``policy_pop_min`` citizens
     policy_pop_min: np.ndarray  # (154,) float32
     policy_connected_yields: np.ndarray  # (154, 8) in each city connected to the capital
     tenet_names: tuple[str, ...]  # 91
     tenet_kind: np.ndarray  # (91,) int32 index into TENET_KINDS
+    # Tenet-only effect columns (the rest are the tenets' civic rows above), applied in each city
+    # where the tenet acts (``beliefs.city_tenets``):
+    tenet_city_mods: np.ndarray  # (91, len(MODIFIERS)) modifiers of the city
+    tenet_count_yields: np.ndarray  # (91, len(TENET_COUNTS), 8) yields per unit of a count
+    tenet_count_percent: np.ndarray  # (91, len(TENET_COUNTS), 8) percent per unit of a count
+    tenet_count_per: np.ndarray  # (91, len(TENET_COUNTS)) a unit is this many of the count
+    tenet_count_max: np.ndarray  # (91, len(TENET_COUNTS)) at most this many units
+    tenet_site_yields: np.ndarray  # (91, len(SITE_NEEDS), 8) in cities meeting a site condition
+    tenet_purchase: np.ndarray  # (91, 148) bool: buildings the holder buys with faith, together
+    specialist_yields: np.ndarray  # (6, 8) yields of one specialist of each kind (SPECIALISTS order)
 
     @property
     def n_techs(self) -> int:
@@ -299,8 +326,20 @@ def _quick(cost: float, factor: float) -> float:
     return float(round(cost * factor))
 
 
+def _free_units(names: list[str], unit_ix: dict[str, int]) -> np.ndarray:
+    """(38,) how many units of each type a ``free_units`` list gives."""
+    row = np.zeros(len(unit_ix) + 1, np.float32)
+    for name in names:
+        row[unit_ix[name]] += 1
+    return row
+
+
 def _building_tables(
-    bdoc: dict[str, Any], tix: dict[str, int], rix: dict[str, int], pdoc: dict[str, Any]
+    bdoc: dict[str, Any],
+    tix: dict[str, int],
+    rix: dict[str, int],
+    pdoc: dict[str, Any],
+    unit_ix: dict[str, int],
 ) -> dict[str, Any]:
     """Every building row -> dense columns: prerequisite matrices, yield rows, modifier rows, grants."""
     quick = float(_load("rules")["speed_factor"])
@@ -338,6 +377,7 @@ def _building_tables(
         "building_specialists": zeros(slots, len(SPECIALISTS)),
         "building_gw_slots": zeros(slots, len(GREAT_WORKS)),
         "building_gpp": zeros(slots, len(SPECIALISTS)),
+        "building_free_units": zeros(slots, len(unit_ix) + 1),
         "building_defence": zeros(slots),
         "buildable": zeros(slots, dtype=bool),
     }
@@ -392,6 +432,7 @@ def _building_tables(
             out["building_grants"][i, GRANTS.index(f"great_person_{grants['great_person']}")] += 1
         if "free_building" in grants:
             out["building_free_here"][i, bix[grants["free_building"]]] = True
+        out["building_free_units"][i] = _free_units(grants.get("free_units", []), unit_ix)
         if "free_building_all_cities" in grants:
             out["building_free_all"][i, bix[grants["free_building_all_cities"]]] = True
         for kind, n in b.get("specialists", {}).items():
@@ -420,7 +461,7 @@ def _policy_tables(
     era_names: list[str],
     bdoc: dict[str, Any],
     techs: list,
-    n_units: int,
+    unit_ix: dict[str, int],
 ) -> dict[str, Any]:
     """Policies -> tree structure (prerequisite matrix, era gates); policies, tree finishers and
     tenets -> civic effect rows, in the same columns as the buildings' rows."""
@@ -459,7 +500,8 @@ def _policy_tables(
     }
     b_yields = np.zeros((rows, n_b, y8), np.float32)
     b_percent = np.zeros((rows, n_b, y8), np.float32)
-    production = np.zeros((rows, n_b + n_units), np.float32)
+    production = np.zeros((rows, n_b + len(unit_ix)), np.float32)
+    free_units = np.zeros((rows, len(unit_ix) + 1), np.float32)
     tile_bonus = np.zeros((rows, len(classes), N_YIELDS), np.float32)
     mods = np.zeros((rows, len(MODIFIERS)), np.float32)
     grants = np.zeros((rows, len(GRANTS)), np.float32)
@@ -496,6 +538,7 @@ def _policy_tables(
         adopt = e.get("on_adopt", {})
         for key in ("golden_age", "free_policies", "free_techs", "free_great_people"):
             grants[i, GRANTS.index(key)] = adopt.get(key, 0)
+        free_units[i] = _free_units(adopt.get("free_units", []), unit_ix)
         people = dict(adopt.get("great_people", {}))
         if "great_person" in adopt:
             people[adopt["great_person"]] = 1
@@ -530,12 +573,43 @@ def _policy_tables(
         "policy_grants": grants,
         "policy_free_buildings": free,
         "policy_free_cities": free_cities,
+        "policy_free_units": free_units,
         "policy_pop_yields": pop_yields,
         "policy_pop_min": pop_min,
         "policy_connected_yields": connected,
         "tenet_names": tuple(t["name"] for t in tenets),
         "tenet_kind": np.array([TENET_KINDS.index(t["kind"]) for t in tenets], np.int32),
+        **_tenet_tables(tenets, bix),
     }
+
+
+def _tenet_tables(tenets: list[dict[str, Any]], bix: dict[str, int]) -> dict[str, np.ndarray]:
+    """The tenets' own effect columns: city modifiers, yields per count, site yields, faith purchases."""
+    n, k, y8 = len(tenets), len(TENET_COUNTS), N_BUILDING_YIELDS
+    out = {
+        "tenet_city_mods": np.zeros((n, len(MODIFIERS)), np.float32),
+        "tenet_count_yields": np.zeros((n, k, y8), np.float32),
+        "tenet_count_percent": np.zeros((n, k, y8), np.float32),
+        "tenet_count_per": np.ones((n, k), np.float32),
+        "tenet_count_max": np.full((n, k), 1e9, np.float32),
+        "tenet_site_yields": np.zeros((n, len(SITE_NEEDS), y8), np.float32),
+        "tenet_purchase": np.zeros((n, len(bix)), bool),
+    }
+    for i, t in enumerate(tenets):
+        e = t.get("effects", {})
+        for key, value in e.get("city_modifiers", {}).items():
+            out["tenet_city_mods"][i, MODIFIERS.index(key)] = value
+        for entry in e.get("count_yields", ()):
+            j = TENET_COUNTS.index(entry["count"])
+            out["tenet_count_yields"][i, j] = entry.get("yields", [0] * y8)
+            out["tenet_count_percent"][i, j] = entry.get("percent", [0] * y8)
+            out["tenet_count_per"][i, j] = entry.get("per", 1)
+            out["tenet_count_max"][i, j] = entry.get("max", 1e9)
+        for site, values in e.get("site_yields", {}).items():
+            out["tenet_site_yields"][i, SITE_NEEDS.index(site)] = values
+        for name in e.get("faith_purchase", ()):
+            out["tenet_purchase"][i, bix[name]] = True
+    return out
 
 
 def _production_mods(
@@ -641,8 +715,9 @@ def load_tables() -> Tables:
     feat_y, feat_set = yields_of(terr["features"])
 
     pdoc = _load("policies")
-    bt = _building_tables(_load("buildings"), tix, rix, pdoc)
-    pt = _policy_tables(pdoc, _load("tenets"), era_names, _load("buildings"), techs, len(units))
+    unit_ix = {u["name"]: u["id"] for u in units}
+    bt = _building_tables(_load("buildings"), tix, rix, pdoc, unit_ix)
+    pt = _policy_tables(pdoc, _load("tenets"), era_names, _load("buildings"), techs, unit_ix)
     f32 = np.float32
     return Tables(
         rules=rules,
@@ -694,6 +769,7 @@ def load_tables() -> Tables:
         river_yields=np.array(terr["river"]["yields"], f32),
         **bt,
         **pt,
+        specialist_yields=np.array([rules["specialist_yields"][k] for k in SPECIALISTS], f32),
         production_mods=_production_mods(
             bt["building_category"], ucol, classes, ("none", *(u["name"] for u in units))
         ),

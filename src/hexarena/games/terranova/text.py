@@ -3,8 +3,9 @@
 Everything comes from the player's own observation (fog of war applies) and its options this turn
 (:mod:`.options`). Places are ``(row, col)``; units and cities are named by their slot numbers,
 which the orders (:mod:`.orders`) use. Sections of mechanics that hold no data (faith, trade,
-city-state influence, great people) are left out rather than shown empty; they appear as the
-simulator fills those observation fields. Culture and social policies have their own section.
+city-state influence) are left out rather than shown empty; they appear as the simulator fills
+those observation fields. Culture and social policies have their own section, and so do great
+people, great works and tourism (:mod:`.great_people_text`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import numpy as np
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.geometry import COLS, work_area
+from hexarena.games.terranova.great_people_text import great_people_lines
 from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
+from hexarena.games.terranova.religion_text import religion_lines
 from hexarena.games.terranova.tables import CULTURE, FOOD, GOLD, PROD, SCIENCE, Tables, load_tables
 
 YIELD_LETTERS = ("food", "prod", "gold", "faith", "culture", "science", "happy")
@@ -28,7 +31,8 @@ ORDERS_HELP = (
     "Orders (separate with ';', names or numbers, any case): research TECH[, TECH...]; "
     "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
     "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...); "
-    "policy POLICY[, POLICY...] (adopted when culture allows). "
+    "policy POLICY[, POLICY...] (adopted when culture allows); "
+    "tenet TENET[, TENET...] (taken when faith allows). "
     "Whatever you leave out follows the default: the heuristic bot's choice. JSON moves work too."
 )
 
@@ -167,12 +171,9 @@ class TextView:
         return lines
 
     def live_sections(self) -> list[str]:
-        """Faith, trade, city states, great people: only where data is live."""
-        o, me = self.obs, self.me
+        """Trade, city states: only where data is live."""
+        o = self.obs
         lines = []
-        tenets = np.flatnonzero(np.asarray(o["religious_tenets"])[me] > 0)
-        if len(tenets) or float(o["faith_reserves"]) > 0:
-            lines.append(f"Faith {float(o['faith_reserves']):.0f}; tenets: {len(tenets)}.")
         ledger = np.asarray(o["trade_ledger"])
         if (ledger >= 0).any() or (np.asarray(o["trade_offers"]) >= 0).any():
             deals = [f"{ROLES[q]}: {int((ledger[q, :, 0] >= 0).sum())} deals" for q in range(len(ROLES))]
@@ -181,11 +182,6 @@ class TextView:
         if influence.any():
             lines.append(
                 "City-state influence: " + ", ".join(f"#{i} {v:.0f}" for i, v in enumerate(influence) if v)
-            )
-        if np.asarray(o["gpps"]).any():
-            lines.append(
-                f"Great-person points {np.asarray(o['gpps']).round(0).tolist()}, "
-                f"next great person at {float(o['gp_threshold']):.0f}."
             )
         return lines
 
@@ -373,6 +369,8 @@ class TextView:
         parts += ["", "== Empire ==", *self.empire(turn)]
         parts += ["", "== Technologies ==", *self.techs()]
         parts += ["", "== Social policies ==", *self.policies()]
+        parts += ["", "== Religion ==", *religion_lines(self.obs, self.me, ROLES)]
+        parts += ["", "== Great people and tourism ==", *great_people_lines(self.obs, self.me)]
         parts += ["", "== Cities ==", *self.cities()]
         parts += ["", "== Units ==", *self.my_units(), *self.foreign()]
         parts += ["", *footer]

@@ -31,8 +31,13 @@ def masked_argmax(scores: jax.Array, mask: jax.Array) -> jax.Array:
 
 def distance_from(tile: jax.Array) -> jax.Array:
     """(H,) hex distance from ``tile`` to every tile on the cylinder."""
-    q, r = (const(a) for a in axial())
-    dq0, dr = q - q[tile], r - r[tile]
+    return tile_distance(jnp.arange(axial()[0].shape[0]), tile)
+
+
+def tile_distance(a: jax.Array, b: jax.Array) -> jax.Array:
+    """Hex distance between tiles ``a`` and ``b`` (broadcasting), the short way round the cylinder."""
+    q, r = (const(x) for x in axial())
+    dq0, dr = q[a] - q[b], r[a] - r[b]
     best = None
     for shift in (-COLS, 0, COLS):
         dq = dq0 + shift
