@@ -7,7 +7,8 @@ measured in the same run:
 * ``list``: the command, against the old way of listing (importing every game and making its demo
   game, which compiles Terra Nova's JAX functions).
 * first move of ``hexarena play terranova``: with a warm cache (the second run on a machine),
-  against the same process with the caches switched off (``HEXARENA_JAX_CACHE=off``).
+  against the same process with the caches switched off (``HEXARENA_JAX_CACHE=off``); and the
+  command itself with a person as red, timed until its first ``red>`` prompt, warm.
 * ``hexarena replay`` of a 30-round Terra Nova record, warm, against the caches switched off.
 
 The caches go to a temporary folder, so the user's own cache is neither used nor touched.
@@ -63,6 +64,24 @@ def _first_move(env: dict[str, str], folder: Path) -> float:
     return float(stamp.split()[1]) - start
 
 
+def _first_prompt(hexarena: str, env: dict[str, str], folder: Path) -> float:
+    """Seconds from launching ``hexarena play terranova`` with a person as red to its prompt."""
+    humans = "human," + ",".join(["random"] * 5)
+    args = [hexarena, "play", "terranova", "--players", humans, "--max-rounds", "1", "--out", str(folder)]
+    start = time.time()
+    pipe = subprocess.PIPE
+    child = subprocess.Popen(args, env=env, stdin=pipe, stdout=pipe, stderr=subprocess.STDOUT)
+    seen = b""
+    while b"red>" not in seen:
+        chunk = os.read(child.stdout.fileno(), 65536)  # type: ignore[union-attr]
+        if not chunk:
+            raise RuntimeError(f"no prompt: {seen[-500:]!r}")
+        seen += chunk
+    took = time.time() - start
+    child.communicate(b"quit\n", timeout=120)
+    return took
+
+
 def main() -> None:
     hexarena = str(Path(sys.executable).with_name("hexarena"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -80,6 +99,8 @@ def main() -> None:
             f"terranova first move: {second:.2f} s with a warm cache; {first:.2f} s filling it; "
             f"{cold:.2f} s with caches off (ratio {cold / second:.1f}x)"
         )
+        prompt = _first_prompt(hexarena, warm, root / "h1")
+        print(f"hexarena play terranova, a person as red: first prompt after {prompt:.2f} s (warm cache)")
         record = root / "tn30"
         _run([hexarena, "play", "terranova", "--quiet", "--out", str(record)], warm)
         wall, cpu, _ = _run([hexarena, "replay", str(record)], warm)

@@ -1,8 +1,7 @@
-"""The JAX caches: where they live, and the exported-program cache's round trip."""
+"""The compiled-function cache: where it lives, its round trip, and when it stays out of the way."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 import pytest
@@ -32,33 +31,52 @@ def _swap_add(p: Pair, k: jax.Array) -> Pair:
     return Pair(p.b + k, p.a * 2)
 
 
-@pytest.fixture(autouse=True)
-def _keep_jax_config(monkeypatch):
-    """The process's compilation cache setting stays as it is (it outlives the tmp folders)."""
-    monkeypatch.setattr(jaxcache, "enable_compilation_cache", lambda: None)
+def _args(n: int = 3) -> tuple:
+    return Pair(jax.numpy.arange(float(n)), jax.numpy.ones(n)), jax.numpy.float32(2)
 
 
-def test_exported_programs_are_saved_reloaded_and_rebuilt_when_torn(monkeypatch, tmp_path):
+def test_compiled_functions_are_saved_reloaded_and_rebuilt_when_torn(monkeypatch, tmp_path):
     monkeypatch.setenv(jaxcache.ENV_VAR, str(tmp_path))
     source = tmp_path / "rules.py"
     source.write_text("version 1")
-    args = (Pair(jax.numpy.arange(3.0), jax.numpy.ones(3)), jax.numpy.float32(2))
-    first = jaxcache.exported("swap", _swap_add, args, [source], __name__)(*args)
-    (saved,) = (tmp_path / "exported").glob("swap-*.bin")
-    again = jaxcache.exported("swap", _swap_add, args, [source], __name__)(*args)
+    args = _args()
+    first = jaxcache.compiled("swap", _swap_add, args, [source])(*args)
+    (saved,) = (tmp_path / "compiled").glob("swap-*.bin")
+    again = jaxcache.load(saved)(*args)  # what a later process gets: the same results
     assert isinstance(again, Pair) and all((x == y).all() for x, y in zip(first, again, strict=True))
     source.write_text("version 2")  # a rules change makes a new entry
-    jaxcache.exported("swap", _swap_add, args, [source], __name__)
-    assert len(list((tmp_path / "exported").glob("swap-*.bin"))) == 2
+    jaxcache.compiled("swap", _swap_add, args, [source])
+    jaxcache.compiled("swap", _swap_add, _args(4), [source])  # and so do other shapes
+    assert len(list((tmp_path / "compiled").glob("swap-*.bin"))) == 3
     saved.write_bytes(b"torn")
     source.write_text("version 1")
     with pytest.warns(UserWarning, match="ignoring unreadable"):
-        rebuilt = jaxcache.exported("swap", _swap_add, args, [source], __name__)
+        rebuilt = jaxcache.compiled("swap", _swap_add, args, [source])
     assert (rebuilt(*args).a == first.a).all() and saved.read_bytes() != b"torn"
 
 
-def test_switched_off_it_is_plain_jit(monkeypatch, tmp_path):
+def test_entries_name_the_weak_types_of_scalars(monkeypatch, tmp_path):
+    monkeypatch.setenv(jaxcache.ENV_VAR, str(tmp_path))
+    pair = _args()[0]
+    assert jaxcache.entry("swap", (pair, 2.0), []) != jaxcache.entry("swap", (pair, jax.numpy.float32(2)), [])
+
+
+def test_switched_off_it_is_plain_jit(monkeypatch):
     monkeypatch.setenv(jaxcache.ENV_VAR, "off")
-    fn = jaxcache.exported("swap", _swap_add, (Pair(jax.numpy.ones(2), jax.numpy.ones(2)), 1.0), [], __name__)
+    assert jaxcache.entry("swap", _args(), []) is None
+    fn = jaxcache.compiled("swap", _swap_add, (Pair(jax.numpy.ones(2), jax.numpy.ones(2)), 1.0), [])
     assert (fn(Pair(jax.numpy.ones(2), jax.numpy.ones(2)), 1.0).a == 2).all()
-    assert not list(Path(tmp_path).iterdir())
+
+
+def test_a_compile_loaded_from_jax_own_cache_is_not_written(monkeypatch, tmp_path):
+    """JAX's cache would hand back an executable whose serialized copy fails when run."""
+    monkeypatch.setenv(jaxcache.ENV_VAR, str(tmp_path))
+    real_jit = jax.jit
+
+    def jit_hitting_the_cache(fn):
+        jax.monitoring.record_event(jaxcache.HIT_EVENT)  # as JAX reports a hit while compiling
+        return real_jit(fn)
+
+    monkeypatch.setattr(jax, "jit", jit_hitting_the_cache)
+    assert (jaxcache.compiled("swap", _swap_add, _args(), [])(*_args()).b == 0.0).sum() == 1
+    assert not list(tmp_path.iterdir())

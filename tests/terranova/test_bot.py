@@ -27,6 +27,12 @@ def test_heuristic_bots_found_cities_and_research():
     cities = final.cities.exists.sum(-1)
     assert (cities >= 1).all(), cities
     assert (final.players.techs.sum(-1) >= 2).all()
+    # every citizen works a tile of its own (one work ranking is spread over a city's citizens;
+    # a city that grew this turn has one more citizen than worked tiles until its next turn)
+    exists = np.asarray(final.cities.exists)
+    worked = np.asarray(final.cities.worked)[..., 1:].sum(-1)[exists]
+    pop = np.asarray(final.cities.pop)[exists]
+    assert ((worked == pop) | (worked == pop - 1)).all() and (worked >= 2).any()
     assert TerraNovaState.bots["heuristic"].endswith(":HeuristicPlayer")
 
 
@@ -42,36 +48,81 @@ def test_bot_settles_where_its_options_allow_and_orders_every_city_slot():
     assert np.isfinite(sites).any() and not np.isfinite(sites[view.view["visibility_map"].ravel() == 0]).any()
 
 
-def test_bot_ranks_every_policy_tree_by_tree_tradition_first():
-    from hexarena.games.terranova.bot import POLICY_TREES, policy_order
+def test_bot_ranks_every_policy_culture_first_then_tree_by_tree():
+    from hexarena.games.terranova.bot import POLICY_FIRST, POLICY_TREES, policy_order
     from hexarena.games.terranova.tables import load_tables
 
     tb = load_tables()
     order = policy_order()
     assert sorted(order) == sorted(tb.policy_names)  # all 54, once each
-    trees = [tb.tree_names[tb.policy_tree[tb.policy(p)]] for p in order]
-    assert trees == sorted(trees, key=POLICY_TREES.index) and trees[0] == "tradition"
-    assert order[0] == "tradition_opener" and trees[6] == "liberty"
+    assert order[: len(POLICY_FIRST)] == POLICY_FIRST and order[0] == "tradition_opener"
+    trees = [tb.tree_names[tb.policy_tree[tb.policy(p)]] for p in order[len(POLICY_FIRST) :]]
+    assert trees == sorted(trees, key=POLICY_TREES.index)
     state = TerraNovaState.new(seed=3, turn_cap=30)
     move = HeuristicPlayer(seed=0).act(state.query_game("red")).move
     assert move["policy"] == list(order)
 
 
-@pytest.mark.slow
-def test_bot_expands_to_four_cities_against_random_players():
+def test_bot_takes_its_favourite_pantheon_once_it_has_the_faith():
+    from dataclasses import replace
+
+    import jax.numpy as jnp
+
+    from hexarena.games.terranova.bot import PANTHEONS, tenet_order
+    from hexarena.games.terranova.tables import load_tables
+
+    tb = load_tables()
+    assert sorted(tenet_order()) == sorted(tb.tenet_names) and tenet_order()[0] == PANTHEONS[0]
+    state = TerraNovaState.new(seed=3, turn_cap=30)
+    for i, role in enumerate(
+        state.all_roles()
+    ):  # round 0: everyone founds a capital (a pantheon needs a city)
+        state = state.apply(HeuristicPlayer(seed=i).act(state.query_game(role)).move)
+    sim = state.environment.state
+    rich = sim._replace(players=sim.players._replace(faith=jnp.full(6, 20.0, jnp.float32)))
+    state = state.replace(environment=replace(state.environment, state=rich))
+    move = HeuristicPlayer(seed=0).act(state.query_game("red")).move
+    after = state.apply(move)
+    assert after.message is None, after.message
+    taken = np.flatnonzero(np.asarray(after.environment.state.players.tenets[0]))
+    assert [tb.tenet_names[t] for t in taken] == [PANTHEONS[0]]
+    # the next player's favourite is gone: it takes the second one
+    blue = HeuristicPlayer(seed=1).act(after.query_game("blue")).move
+    later = after.apply(blue).environment.state.players.tenets[1]
+    assert [tb.tenet_names[t] for t in np.flatnonzero(np.asarray(later))] == [PANTHEONS[1]]
+
+
+def _bot_against_random(seed: int, rounds: int) -> TerraNovaState:
+    """A game of the bot (red) against five random players, as benchmarks/terranova_bot_bench.py."""
     from hexarena.core.players import RandomPlayer
 
-    state = TerraNovaState.new(seed=0, turn_cap=60)
+    state = TerraNovaState.new(seed=seed, turn_cap=rounds)
     players = {
-        r: HeuristicPlayer(seed=0) if i == 0 else RandomPlayer(seed=i)
+        r: HeuristicPlayer(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i)
         for i, r in enumerate(state.all_roles())
     }
     for role, player in players.items():
-        player.reset((role,), 0)
+        player.reset((role,), seed)
     while not state.is_over():
         role = state.roles[0]
         state = state.apply(players[role].act(state.query_game(role)).move)
-        assert state.message is None
-    assert int(state.environment.state.cities.exists[0].sum()) >= 4
+        assert state.message is None, state.message
+    return state
+
+
+def _red_leads(state: TerraNovaState) -> bool:
     scores = state.get_scores()
-    assert scores["red"] > max(v for r, v in scores.items() if r != "red")
+    return scores["red"] > max(v for r, v in scores.items() if r != "red")
+
+
+def test_bot_has_three_cities_two_policies_and_the_lead_by_round_30():
+    state = _bot_against_random(seed=0, rounds=30)
+    final = state.environment.state
+    assert int(final.cities.exists[0].sum()) >= 3 and _red_leads(state)
+    assert int(final.players.policies[0].sum()) >= 2  # Tradition's and Liberty's openers
+
+
+@pytest.mark.slow
+def test_bot_expands_to_four_cities_against_random_players():
+    state = _bot_against_random(seed=0, rounds=45)
+    assert int(state.environment.state.cities.exists[0].sum()) >= 4 and _red_leads(state)

@@ -72,7 +72,11 @@ def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int, str]:
     return state, moves, "\n".join(did)
 
 
-def _check(state: hexarena.GameState, min_cities: int, min_techs: int) -> None:
+def _check(state: hexarena.GameState, did: str, min_cities: int, min_techs: int) -> None:
+    """The game's end, and the text's own reports of red's orders: a city founded, research
+    started, a build started (what the script's orders asked for, executed)."""
+    assert re.search(r"unit \d+ settle", did) and "started researching" in did
+    assert re.search(r"city \d+ started (monument|settler|worker|granary|library|warrior)", did)
     final = state.environment.state
     assert int(final.cities.exists[0].sum()) >= min_cities
     assert int(final.players.techs[0].sum()) >= min_techs
@@ -85,11 +89,11 @@ def test_text_player_founds_researches_and_builds_over_25_rounds():
     state, moves, did = play(25)
     assert moves == 25
     assert "adopted piety_opener" in did  # the text reports the policy adopted on red's turn
-    _check(state, min_cities=1, min_techs=3)
+    _check(state, did, min_cities=1, min_techs=3)
 
 
 @pytest.mark.slow
 def test_text_player_plays_100_rounds_without_an_invalid_order():
-    state, moves, _did = play(100)
+    state, moves, did = play(100)
     assert moves == 100
-    _check(state, min_cities=3, min_techs=8)
+    _check(state, did, min_cities=3, min_techs=8)

@@ -1,22 +1,26 @@
 """JAX start-up costs paid once per machine, not once per process.
 
-Two caches under the user's cache folder (``$XDG_CACHE_HOME/hexarena/jax``, by default
-``~/.cache/hexarena/jax``; ``HEXARENA_JAX_CACHE=/some/dir`` moves it, ``HEXARENA_JAX_CACHE=off``
-switches both off):
+:func:`compiled` keeps whole compiled functions (:mod:`jax.experimental.serialize_executable`)
+under the user's cache folder, ``$XDG_CACHE_HOME/hexarena/jax/compiled`` (by default
+``~/.cache/hexarena/jax/compiled``; ``HEXARENA_JAX_CACHE=/some/dir`` moves it,
+``HEXARENA_JAX_CACHE=off`` switches it off), so a later process skips tracing, lowering and
+compiling: loading one takes a fraction of a second, where JAX's own persistent compilation cache
+would still leave tracing, lowering and hashing the program to every process (seconds for Terra
+Nova's step). Its key covers the JAX version, the backend, this machine's CPU, the argument
+shapes and a digest of the source files the caller names, so any change to the rules makes a
+fresh entry. Like JAX's cache it holds machine code: only this user's own folder is read.
 
-* ``xla/``: JAX's persistent compilation cache (compiled executables, keyed by JAX on the
-  program). :func:`enable_compilation_cache` switches it on unless the user configured one.
-* ``exported/``: traced programs serialized with :mod:`jax.export`. The compilation cache alone
-  still leaves the tracing of a big jitted function to every process (seconds for Terra Nova's
-  step); :func:`exported` skips it by loading the traced program from disk. Its key covers the
-  JAX version, the backend, the argument shapes and a digest of the source files the caller
-  names, so any change to the rules makes a fresh entry.
+A compilation cache the user configured for JAX (``JAX_COMPILATION_CACHE_DIR``, ``jax.config``)
+keeps working; an executable JAX loaded from it cannot be serialized again (XLA:CPU drops its
+code: the copy fails when run), so such a compile is used but not written here.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import pickle
+import platform
 import warnings
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -35,24 +39,7 @@ def cache_dir() -> Path | None:
     return Path(base) / "hexarena" / "jax"
 
 
-@cache
-def enable_compilation_cache() -> Path | None:
-    """Switch on JAX's persistent compilation cache in :func:`cache_dir` (once per process).
-
-    A cache the user configured (``JAX_COMPILATION_CACHE_DIR`` or ``jax.config``) is left alone.
-    Returns the folder in use, or None.
-    """
-    import jax
-
-    configured = jax.config.jax_compilation_cache_dir
-    if configured:
-        return Path(configured)
-    folder = cache_dir()
-    if folder is None:
-        return None
-    jax.config.update("jax_compilation_cache_dir", str(folder / "xla"))
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
-    return folder / "xla"
+HIT_EVENT = "/jax/compilation_cache/cache_hits"  # JAX's event for a load from its own cache
 
 
 def source_digest(files: Iterable[Path]) -> str:
@@ -64,73 +51,99 @@ def source_digest(files: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
-def register_namedtuples(module_prefix: str) -> None:
-    """Make every NamedTuple class of the loaded modules under ``module_prefix`` nameable by
-    :mod:`jax.export` (a serialized program names the pytree types of its inputs and outputs)."""
-    import sys
-
-    from jax import export
-
-    for module_name, module in list(sys.modules.items()):
-        if not module_name.startswith(module_prefix):
-            continue
-        for kind in vars(module).values():
-            if not (isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields")):
-                continue
-            if kind in _REGISTERED or kind.__module__ != module_name:
-                continue
-            _REGISTERED.add(kind)
-            export.register_namedtuple_serialization(
-                kind, serialized_name=f"{module_name}.{kind.__qualname__}"
-            )
+@cache
+def _machine() -> str:
+    """The processor an executable was compiled for (XLA:CPU targets the host's features)."""
+    flags = ""
+    try:
+        with open("/proc/cpuinfo") as info:
+            flags = next((line for line in info if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        pass
+    return f"{platform.machine()}|{platform.processor()}|{flags.strip()}"
 
 
-_REGISTERED: set[type] = set()
-
-
-def _signature(args: tuple) -> str:
+def signature(args: tuple) -> str:
+    """The pytree structure and abstract values (shape, dtype, weak type) of ``args``."""
     import jax
-    import numpy as np
 
     leaves, treedef = jax.tree_util.tree_flatten(args)
-    shapes = [(np.shape(x), str(getattr(x, "dtype", None) or np.asarray(x).dtype)) for x in leaves]
-    return f"{treedef}|{shapes}"
+    return f"{treedef}|{[str(jax.typeof(x)) for x in leaves]}"
 
 
-def exported(name: str, fn: Callable, args: tuple, sources: Iterable[Path], module_prefix: str) -> Callable:
-    """``jax.jit(fn)``, loaded from (or saved to) the ``exported/`` cache for ``args``' shapes.
-
-    ``sources`` are the files whose contents define ``fn`` (a change to any makes a new entry);
-    the NamedTuples of the modules under ``module_prefix`` may appear in its inputs and outputs.
-    Without a cache folder, or where serialization fails, this is plain ``jax.jit(fn)``.
-    """
+def entry(name: str, args: tuple, sources: Iterable[Path]) -> Path | None:
+    """The file of ``name`` compiled for ``args``' shapes, or None with the cache off."""
     import jax
-    from jax import export
 
-    enable_compilation_cache()
     folder = cache_dir()
     if folder is None:
-        return jax.jit(fn)
-    key = hashlib.sha256(
-        "|".join(
-            (name, jax.__version__, jax.default_backend(), source_digest(sources), _signature(args))
-        ).encode()
-    ).hexdigest()[:24]
-    path = folder / "exported" / f"{name}-{key}.bin"
-    register_namedtuples(module_prefix)
-    if path.exists():
-        try:
-            return jax.jit(export.deserialize(bytearray(path.read_bytes())).call)
-        except Exception as exc:  # a torn or foreign file: rebuild it below
-            warnings.warn(f"ignoring unreadable {path}: {exc}", stacklevel=2)
+        return None
+    backend = jax.devices()[0].client
+    key = "|".join(
+        (
+            name,
+            jax.__version__,
+            backend.platform,
+            backend.platform_version,
+            _machine(),
+            source_digest(sources),
+            signature(args),
+        )
+    )
+    return folder / "compiled" / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:24]}.bin"
+
+
+def load(path: Path | None) -> Callable | None:
+    """The compiled function saved in ``path``, or None when absent or unreadable."""
+    if path is None or not path.exists():
+        return None
+    from jax.experimental import serialize_executable
+
     try:
-        program = export.export(jax.jit(fn))(*args)
-        blob = program.serialize()
-    except Exception as exc:  # e.g. a pytree type jax.export cannot name: no disk cache
-        warnings.warn(f"{name}: not cached on disk ({exc})", stacklevel=2)
+        blob, in_tree, out_tree = pickle.loads(path.read_bytes())
+        return serialize_executable.deserialize_and_load(blob, in_tree, out_tree)
+    except Exception as exc:  # a torn or foreign file: compiled afresh by the caller
+        warnings.warn(f"ignoring unreadable {path}: {exc}", stacklevel=2)
+        return None
+
+
+def compiled(name: str, fn: Callable, args: tuple, sources: Iterable[Path]) -> Callable:
+    """``jax.jit(fn)`` compiled for ``args``' shapes, loaded from (or saved to) the cache.
+
+    ``sources`` are the files whose contents define ``fn`` (a change to any makes a new entry).
+    Without a cache folder, or where serialization fails or the compile came from JAX's own
+    cache (nothing is written then), this is ``jax.jit(fn)`` compiled in this process.
+    """
+    import jax
+
+    path = entry(name, args, sources)
+    if path is None:
         return jax.jit(fn)
+    loaded = load(path)
+    if loaded is not None:
+        return loaded
+    from jax.experimental import serialize_executable
+
+    hits: list[str] = []
+
+    def listen(event: str, **_: object) -> None:
+        if event == HIT_EVENT:
+            hits.append(event)
+
+    jax.monitoring.register_event_listener(listen)
+    try:
+        program = jax.jit(fn).lower(*args).compile()
+    finally:
+        jax.monitoring.unregister_event_listener(listen)
+    if hits:  # loaded from JAX's own cache: it cannot be serialized again (see above)
+        return program
+    try:
+        blob = pickle.dumps(serialize_executable.serialize(program))
+    except Exception as exc:  # e.g. a backend that cannot serialize: no disk cache
+        warnings.warn(f"{name}: not cached on disk ({exc})", stacklevel=2)
+        return program
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(f".{os.getpid()}.tmp")
     partial.write_bytes(blob)
     partial.replace(path)
-    return jax.jit(program.call)
+    return program

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import jax
@@ -27,7 +28,7 @@ from hexarena.games.terranova.news import contacts, facts_of, news
 from hexarena.games.terranova.observe import Tracker
 from hexarena.games.terranova.recorder import ROLES, frame_of
 from hexarena.games.terranova.state import GameState as SimState
-from hexarena.games.terranova.state import map_layers
+from hexarena.games.terranova.state import MapLayers, map_layers
 from hexarena.games.terranova.tables import load_tables
 from hexarena.games.terranova.text import ORDERS_HELP, TextView, describe_executed
 from hexarena.games.terranova.victory import VICTORIES
@@ -41,6 +42,16 @@ def _to_lists(tree: Any) -> Any:
 
 def _scores(scores: Any) -> tuple[float, ...]:
     return tuple(float(x) for x in np.asarray(scores))
+
+
+@lru_cache(maxsize=4)
+def _layers(map_seed: int) -> MapLayers:
+    """The map of ``map_seed`` as state layers, read-only and generated once per process (the
+    CLI makes a game to learn its roles, then the manager makes it again: 0.3 s of start-up)."""
+    layers = map_layers(generate(map_seed))
+    for array in layers:
+        array.flags.writeable = False
+    return layers
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +112,8 @@ class TerraNovaState(GameState):
             raise ValueError(f"turn_cap must be a positive int, got {turn_cap!r}")
         mseed = seed if map_seed is None else int(map_seed)
         setup = new_setup(cls.name, seed, {"turn_cap": turn_cap, "map_seed": mseed})
-        key = jax.random.split(jax.random.PRNGKey(derive_seed(seed, "terranova") % (2**31)), 1)[0]
-        state, tracker, scores = compiled.start(map_layers(generate(mseed)), key, turn_cap)
+        key_seed = derive_seed(seed, "terranova") % (2**31)
+        state, tracker, scores = compiled.start(_layers(mseed), key_seed, turn_cap)
         env = TerraNovaEnv(
             0,
             0,

@@ -18,10 +18,24 @@ from hexarena.games.terranova.state import MAX_CITIES
 from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
 
 WORKER_BUILDS = ("farm", "mine", "pasture", "plantation", "camp", "quarry", "road", "move")
-BUILD_ORDER = ("monument", "granary", "shrine", "library", "warrior", "walls", "market", "archer", "worker")
-# social policy trees, most wanted first: Tradition's capital culture, food and free monuments
-# suit a few big cities; Liberty's settler and worker then speed expansion; Piety, Rationalism and
-# Commerce for faith, science and gold once their eras open; Honor last (the bot rarely fights)
+BUILD_ORDER = ("monument", "shrine", "granary", "library", "warrior", "walls", "market", "archer", "worker")
+# the early policies, most wanted first: culture for more policies (Tradition's +3 in the capital,
+# Liberty's +1 a city, Legalism's free monuments), then production and expansion (Republic,
+# Collective Rule's free settler, Citizenship's free worker), then food and gold in the capital
+POLICY_FIRST = (
+    "tradition_opener",
+    "liberty_opener",
+    "legalism",
+    "republic",
+    "collective_rule",
+    "citizenship",
+    "landed_elite",
+    "monarchy",
+    "representation",
+    "meritocracy",
+)
+# then the rest tree by tree: Tradition and Liberty, Piety, Rationalism and Commerce for faith,
+# science and gold once their eras open; Honor last (the bot rarely fights)
 POLICY_TREES = (
     "tradition",
     "liberty",
@@ -33,9 +47,24 @@ POLICY_TREES = (
     "exploration",
     "honor",
 )
+# pantheons that help every city of a growing empire come first (food and faster borders, +1
+# production a city, the capital's all-round yields, happiness, connected cities), then the rest
+# in table order; a pantheon another player took is skipped by the resolver
+PANTHEONS = (
+    "religious_settlements",
+    "god_of_craftsmen",
+    "god_king",
+    "goddess_of_love",
+    "messenger_of_the_gods",
+    "ancestor_worship",
+)
 MAX_WANTED_CITIES = 6
 SETTLER_PRODUCTION = 4  # a city making less builds for itself (a settler would take 12+ turns)
 TOP = 12  # ranked targets per unit (keeps moves small)
+# a settler's walk: each tile costs about what a good tile of the new city gives (a turn of walking
+# is a turn of that city's yields lost), sites further than MAX_WALK are not considered, and one
+# GOOD_ENOUGH as the goal's site is settled on the way
+WALK_COST, MAX_WALK, GOOD_ENOUGH = 8.0, 8, 0.8
 
 
 def _tiles(rowcol: np.ndarray) -> np.ndarray:
@@ -43,9 +72,15 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
 
 
 class HeuristicPlayer(SeededPlayer):
-    """Expands to six cities (settlers walk to the best site in reach), researches the cheapest
-    open tech, adopts policies tree by tree (:data:`POLICY_TREES`), works production-heavy tiles
-    while training settlers, improves land, explores."""
+    """Expands to six cities (the capital trains settlers, which walk to the best site near by),
+    researches the cheapest open tech, adopts culture and expansion policies first
+    (:data:`POLICY_FIRST`), takes an empire-wide pantheon (:data:`PANTHEONS`), works
+    production-heavy tiles while training settlers without letting a city starve, gives new
+    cities culture and faith buildings, improves land, explores.
+
+    Each endpoint has its own function (:func:`policy_order`, :func:`tenet_order`,
+    :func:`build_order`, :func:`work_ranking`, :func:`site_values`), so a mechanic that lands
+    later (trade deals, caravans, city states, great people) adds one of its own to :func:`plan`."""
 
     kind = "heuristic"
 
@@ -73,10 +108,8 @@ def plan(
     kinds, where = units["unit_type"], _tiles(units["unit_rowcol"])
     cities = obs["player_cities"]
     mine = np.flatnonzero(cities["city_ids"][me] > 0)
-    city_tiles = _tiles(cities["city_rowcols"][me][mine])
     all_tiles = np.arange(N_TILES)
     vis = obs["visibility_map"].reshape(-1)
-    yields = obs["yield_map_players"].reshape(-1, 7)
     enemies = np.concatenate(
         [where[p][kinds[p] > 0] for p in range(len(kinds)) if p != me]
         + [_tiles(cities["city_rowcols"][p][cities["city_ids"][p] > 0]) for p in range(len(kinds)) if p != me]
@@ -105,34 +138,70 @@ def plan(
             orders[str(slot)] = {"categories": categories, "targets": _best(value, near_enemy | frontier)}
     constructing = np.asarray(cities["is_constructing"])[mine]
     builds = build_order(len(mine), kinds[me], constructing)
-    settling = builds[0] == "settler"
-    # food and production about even while training settlers (50 games: 19.7 mean score, as
-    # production-first; food-first 19.2), food first otherwise
-    weights = np.array([2.5, 3, 1, 0, 0, 0, 0]) if settling else np.array([3.0, 2, 1, 0, 0, 0, 0])
-    work = {}
-    for c, tile in zip(mine, city_tiles, strict=True):
-        ring = work_area()[tile, 1:]
-        value = np.where(ring >= 0, yields[np.maximum(ring, 0)] @ weights, -1)
-        work[str(c)] = [int(j) for j in np.argsort(-value, kind="stable")]
-    # every slot gets an order, so a city founded during this very move starts at once; settlers
-    # come from the capital and from cities making SETTLER_PRODUCTION or more
+    # every slot gets an order, so a city founded during this very move starts at once (on a
+    # monument: a new city's first build is locked in, and a settler would take it 20+ turns);
+    # settlers come from the capital and from cities making SETTLER_PRODUCTION or more
     prod = np.asarray(cities["yields"])[:, 1]
     capital = np.asarray(cities["city_ids"])[me] == 1
     slow = [b for b in builds if b != "settler"]
+    founding = not len(mine)  # the capital, founded this move, starts on a settler
     build = {
-        str(c): builds if capital[c] or prod[c] >= SETTLER_PRODUCTION or c not in mine else slow
+        str(c): builds if (c in mine and (capital[c] or prod[c] >= SETTLER_PRODUCTION)) or founding else slow
         for c in range(MAX_CITIES)
     }
-    move = {"tech": techs, "policy": list(policy_order()), "units": orders, "build": build, "work": work}
-    return {**move, "trade": peace_plan(obs, me)}
+    work = {str(c): work_ranking(obs, me, int(c), build[str(c)][0] == "settler") for c in mine}
+    return {
+        "tech": techs,
+        "policy": list(policy_order()),
+        "tenet": list(tenet_order()),
+        "units": orders,
+        "build": build,
+        "work": work,
+        "trade": peace_plan(obs, me),
+    }
+
+
+def work_ranking(obs: dict[str, Any], me: int, city: int, settling: bool) -> list[int]:
+    """City ``city``'s 36 work-area slots, best first (its citizens take the first ones it owns).
+
+    Tiles are valued food and production about even while the city trains a settler (food first
+    otherwise); its citizens' tiles are picked so the city never starves: a food surplus of one
+    (it grows), or none while a city of two or more trains a settler (production matters more
+    then), the food weight rising until they do."""
+    cities = obs["player_cities"]
+    centre = int(_tiles(cities["city_rowcols"][me][city]))
+    ring = work_area()[centre, 1:]
+    owned = cities["ownership_map"][me][city].reshape(-1)[np.maximum(ring, 0)] == 2
+    y = obs["yield_map_players"].reshape(-1, 7)[np.maximum(ring, 0)]
+    weights = np.array([2.5, 3, 1, 0, 0, 0, 0]) if settling else np.array([3.0, 2, 1, 0, 0, 0, 0])
+    value = np.where((ring >= 0) & owned, y @ weights, -np.inf)
+    pop = int(cities["population"][me][city])
+    food_in = float(np.asarray(cities["city_center_yields"])[city][0])
+    surplus = 0 if settling and pop > 1 else 1
+    chosen = np.argsort(-value, kind="stable")[:pop]
+    for food_weight in (1.0, 2.0, 4.0, 8.0):
+        if food_in + y[chosen, 0].sum() >= 2 * pop + surplus:
+            break
+        chosen = np.argsort(-(value + food_weight * y[:, 0]), kind="stable")[:pop]
+    picked = set(chosen.tolist())
+    rest = [j for j in np.argsort(-value, kind="stable") if j not in picked]
+    return [int(j) for j in (*chosen, *rest)]
 
 
 def policy_order() -> tuple[str, ...]:
-    """All 54 policies ranked: by tree (:data:`POLICY_TREES`), then in table order inside a tree
-    (the resolver adopts the first one legal now, so each tree is finished before the next)."""
+    """All 54 policies ranked: :data:`POLICY_FIRST`, then tree by tree (:data:`POLICY_TREES`) in
+    table order inside a tree (the resolver adopts the first one legal now)."""
     tb = load_tables()
     rank = [POLICY_TREES.index(tb.tree_names[t]) for t in tb.policy_tree]
-    return tuple(tb.policy_names[i] for i in np.argsort(rank, kind="stable"))
+    rest = [tb.policy_names[i] for i in np.argsort(rank, kind="stable")]
+    return (*POLICY_FIRST, *(p for p in rest if p not in POLICY_FIRST))
+
+
+def tenet_order() -> tuple[str, ...]:
+    """All 91 tenets ranked: :data:`PANTHEONS` first, the others in table order (the resolver
+    takes the first one legal now, so only a pantheon can be chosen until religions are founded)."""
+    names = load_tables().tenet_names
+    return (*PANTHEONS, *(t for t in names if t not in PANTHEONS))
 
 
 def site_values(obs: dict[str, Any], me: int) -> np.ndarray:
@@ -165,8 +234,8 @@ def _settler(
     pos: int, d: np.ndarray, sites: np.ndarray, claimed: list[int], opts: dict[str, Any] | None, slot: int
 ) -> dict[str, Any]:
     """Found the city here when this is (nearly) the best site in reach, else walk to the best."""
-    score = sites - 5.0 * d  # a tile of walking costs about what a good tile gives
-    score[d > 10] = -np.inf
+    score = sites - WALK_COST * d
+    score[d > MAX_WALK] = -np.inf
     for t in claimed:
         score[distance_np(np.arange(N_TILES), t) < 4] = -np.inf
     if not np.isfinite(score).any():
@@ -177,7 +246,8 @@ def _settler(
     goal = int(np.argmax(score))
     claimed.append(goal)
     here_ok = opts is None or bool(opts["categories"][slot][1])
-    settle_now = here_ok and np.isfinite(sites[pos]) and sites[pos] >= score[goal] - 4.0
+    good_enough = sites[pos] >= score[goal] - 4.0 or sites[pos] >= GOOD_ENOUGH * sites[goal]
+    settle_now = here_ok and np.isfinite(sites[pos]) and good_enough
     steps = work_area()[pos]
     steps = steps[steps >= 0]
     if opts is not None:
@@ -190,7 +260,7 @@ def _settler(
 
 def build_order(n_cities: int, my_kinds: np.ndarray, constructing: np.ndarray) -> list[str]:
     """A defender when there is none, settlers up to six cities (counting those under way), a
-    worker per two cities, then culture, food, faith, science and defence buildings."""
+    worker per three cities, then culture, faith, food, science and defence buildings."""
     tb = load_tables()
     settler_item = BUILDING_SLOTS + tb.unit("settler") - 1
     have = {name: int((my_kinds == tb.unit(name)).sum()) for name in ("settler", "worker")}
@@ -200,7 +270,7 @@ def build_order(n_cities: int, my_kinds: np.ndarray, constructing: np.ndarray) -
         order.append("warrior")
     if n_cities + have["settler"] + int((constructing == settler_item).sum()) < MAX_WANTED_CITIES:
         order.append("settler")
-    if have["worker"] < (n_cities + 1) // 2:
+    if have["worker"] < n_cities // 3:
         order.append("worker")
     return order + [b for b in BUILD_ORDER if b not in order]
 

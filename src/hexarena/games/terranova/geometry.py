@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 
-from hexarena.core.hexgrid import DIRECTIONS, Hex, WrappedOffsetGrid, axial_to_oddr, oddr_to_axial, spiral
+from hexarena.core.hexgrid import DIRECTIONS, Hex, WrappedOffsetGrid, oddr_to_axial, spiral
 
 ROWS, COLS = 42, 66
 N_TILES = ROWS * COLS
@@ -51,14 +51,16 @@ def distance_np(a: np.ndarray | int, b: np.ndarray | int) -> np.ndarray:
 
 @cache
 def work_area() -> np.ndarray:
-    """(2772, 37) tiles within 3 of each tile, centre first then ring by ring; -1 off the map."""
-    out = np.full((N_TILES, N_WORK), -1, np.int32)
-    for i in range(N_TILES):
-        for k, h in enumerate(spiral(oddr_to_axial(*GRID.cell(i)), WORK_RADIUS)):
-            cell = GRID.normalize(*axial_to_oddr(h))
-            if cell is not None:
-                out[i, k] = GRID.index(*cell)
-    return out
+    """(2772, 37) tiles within 3 of each tile, centre first then ring by ring; -1 off the map.
+
+    The spiral of offsets around the origin, shifted to every tile at once (a loop over the tiles
+    cost a person's first Terra Nova prompt about 0.3 s)."""
+    offsets = spiral(Hex(0, 0), WORK_RADIUS)
+    q, r = axial()
+    nq = q[:, None] + np.array([h.q for h in offsets], np.int32)[None, :]
+    nr = r[:, None] + np.array([h.r for h in offsets], np.int32)[None, :]
+    col = (nq + (nr - (nr & 1)) // 2) % COLS  # odd-r offset columns, folded round the cylinder
+    return np.where((nr >= 0) & (nr < ROWS), nr * COLS + col, -1).astype(np.int32)
 
 
 def ring_of_slot() -> np.ndarray:

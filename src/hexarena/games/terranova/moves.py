@@ -16,7 +16,10 @@ The sparse form is a JSON object; every key is optional, and anything left out s
                "offer": ["gold_per_turn"],                # ranked items to give
                "accept": [1]}}                            # players whose offers to accept (rest denied)
 
-Ranked lists become descending scores, so the first item that is legal wins. A dense move is the
+Ranked lists become descending scores, so the first item that is legal wins. A work ranking is
+spread over the city's citizens: the k-th citizen prefers the k-th slot listed, then the ones
+after it (then the unlisted slots), so citizens work different tiles where they own them (each
+citizen takes its best owned slot, and two picking the same one would leave one idle). A dense move is the
 spec's nested tuple (as nested lists) without the leading device and game axes.
 """
 
@@ -121,7 +124,7 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
         build[_slot(key, MAX_CITIES, "city")] = _ranked(order, names, N_BUILDABLES, "buildable")
     for key, order in dict(move.get("work", {})).items():
         ranked = _ranked(order, (), N_CITIZENS, "work-area slot")
-        worked[_slot(key, MAX_CITIES, "city")] = ranked[None, :]
+        worked[_slot(key, MAX_CITIES, "city")] = spread_over_citizens(ranked)
     if "trade" in move:
         _trade_scores(move["trade"], dense[0])
     return dense
@@ -157,6 +160,18 @@ def _trade_scores(order: Any, dense: tuple) -> None:
             raise IllegalMoveError(f"trade {key} must be a list of players, got {who!r}")
         for q in who:
             accept_deny[_slot(q, N_PLAYERS, "player"), column] = 1.0
+
+
+def spread_over_citizens(ranked: np.ndarray) -> np.ndarray:
+    """(36 citizens, 36 slots) scores from one ranking of slots (descending scores, zero unlisted):
+    citizen k's favourite is the k-th slot of the full order (the listed ones, then the rest by
+    index), followed by the slots after it, wrapping round."""
+    full = np.argsort(-ranked, kind="stable")  # listed first, the unlisted (zero) in slot order
+    n = len(full)
+    shift = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # citizen k, preference rank r
+    scores = np.zeros((n, n), np.float32)
+    np.put_along_axis(scores, full[shift], np.arange(n, 0, -1, dtype=np.float32)[None, :], axis=1)
+    return scores
 
 
 def _check_dense(move: Sequence[Any]) -> tuple:

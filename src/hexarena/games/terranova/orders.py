@@ -389,7 +389,7 @@ def work_slots(move: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> dict
 def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
     """The player's orders over the default's: endpoint by endpoint (tech, each unit, each city)."""
     out: dict[str, Any] = {"tech": move.get("tech", default.get("tech", []))}
-    for key in ("policy", "tenet"):
+    for key in ("policy", "tenet"):  # ranked endpoints: the player's ranking or the default's
         if key in move or key in default:
             out[key] = move.get(key, default.get(key, []))
     if "trade" in move or "trade" in default:
