@@ -35,7 +35,9 @@ ORDERS_HELP = (
     "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
     "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...); "
     "policy POLICY[, POLICY...] (adopted when culture allows); "
-    "tenet TENET[, TENET...] (taken when faith allows). "
+    "tenet TENET[, TENET...] (taken when faith allows); "
+    "offer PLAYER: X for Y (e.g. 'offer blue: 5 gold/turn for peace'); accept PLAYER; deny; "
+    "unit N send ROW,COL (a caravan's trade route); unit N relocate ROW,COL. "
     "Whatever you leave out follows the default: the heuristic bot's choice. JSON moves work too."
 )
 
