@@ -11,6 +11,7 @@ import pytest
 from hexarena.games.terranova.cities import build_mask, city_yields, production_phase
 from hexarena.games.terranova.geometry import distance_np, work_area
 from hexarena.games.terranova.mapgen import generate
+from hexarena.games.terranova.observe import building_tile_bonus
 from hexarena.games.terranova.step import choose_research
 from hexarena.games.terranova.tables import (
     BUILDING_CATEGORIES,
@@ -25,8 +26,9 @@ from hexarena.games.terranova.tables import (
     load_tables,
 )
 from hexarena.games.terranova.units import found_city
+from hexarena.games.terranova.world import tile_class_map
 
-from .tn_helpers import grassland_start
+from .tn_helpers import bare_capital, grassland_start, with_buildings
 
 TB = load_tables()
 P0, P1 = jnp.int32(0), jnp.int32(1)
@@ -240,3 +242,19 @@ def test_no_world_wonder_twice_in_many_random_games():
         pl = games.players
         assert float(pl.faith.min()) >= 0 and float(pl.culture.min()) >= 0
     assert built.max() > 0  # wonders were built at all
+
+
+def test_the_observation_shows_what_buildings_add_to_each_tile():
+    """``player_cities/additional_yield_map``: a stable adds 1 production to the city's horse tiles,
+    worked or not; nothing without it, nothing on other players' tiles."""
+    s, centre = bare_capital()
+    tile = int(work_area()[centre, 3])
+    assert int(s.tiles.owner[tile]) == 0 and int(s.tiles.owner_city[tile]) == 0
+    lay = s.layers
+    s = s._replace(layers=lay._replace(resource=lay.resource.at[tile].set(TB.resource("horses"))))
+    classes = tile_class_map(s, s.players.techs[0])
+    before = np.asarray(building_tile_bonus(s, jnp.int32(0), classes))
+    assert not before.any()
+    after = np.asarray(building_tile_bonus(with_buildings(s, "stable"), jnp.int32(0), classes))
+    assert after[tile].tolist() == [0, 1, 0, 0, 0, 0, 0] and after.sum() == 1
+    assert not np.asarray(building_tile_bonus(with_buildings(s, "stable"), jnp.int32(1), classes)).any()

@@ -31,13 +31,8 @@ NOT_REACHED_BY_RANDOM_PLAY = {
     "['has_sacked']",
     "['player_cities']['specialist_slots']",
 }
-# Still constant in the simulator (issue 15 is open for them): Patronage's trade-route yields to
-# city states, the per-city additional yield map and the production carry-over.
-STILL_CONSTANT = {
-    "['culture_info']['cs_trade_route_yields']",
-    "['player_cities']['additional_yield_map']",
-    "['player_cities']['prod_carryover']",
-}
+# Still constant in the simulator (issue 15 is open for it): the production carry-over.
+STILL_CONSTANT = {"['player_cities']['prod_carryover']"}
 ENDPOINTS = (
     "trade accept/deny",
     "trade ask",

@@ -136,6 +136,11 @@ def test_route_to_a_city_state_gives_influence_and_pressure_follows_a_religion(w
     out = _act(s, tr.SEND_CARAVAN, at["cs"])
     assert int(out.trade.route_to_player[0, 0]) == 6  # city states are 6..17
     np.testing.assert_allclose(np.asarray(out.trade.route_yields[0, 0, 0]), [0, 0, 1.0] + [0] * 7)
+    per_city = np.asarray(tr.city_state_route_yields(out, jnp.int32(0)))  # culture_info's view
+    origin = int(out.trade.route_from_city[0, 0])
+    np.testing.assert_allclose(per_city[origin], np.asarray(out.trade.route_yields[0, 0]))
+    assert np.delete(per_city, origin, axis=0).sum() == 0
+    assert not np.asarray(tr.city_state_route_yields(_act(s, tr.SEND_CARAVAN, at["foreign"]), 0)).any()
     influence = np.asarray(jax.jit(tr.trade_route_cs_influence)(out))
     assert influence[0, 0] == pytest.approx(1.5) and influence.sum() == pytest.approx(1.5)
     assert not np.asarray(jax.jit(tr.trade_route_pressure)(out).city_states).any()  # no religion yet

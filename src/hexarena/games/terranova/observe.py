@@ -176,7 +176,23 @@ def city_resource_flags(state: GameState, o: jax.Array) -> jax.Array:
     return (city_resources(state, o)[:, 1:] > 0).astype(jnp.int32)
 
 
-def _cities_obs(state: GameState, tracker: Tracker, o: jax.Array, tile_yields: jax.Array) -> Obs:
+def building_tile_bonus(state: GameState, o: jax.Array, classes: jax.Array) -> jax.Array:
+    """(H, 7) what the buildings of the owning city add to each tile of ``o`` (lighthouse on sea
+    tiles, hotel on lakes...), whether worked or not; 0 elsewhere."""
+    tb = load_tables()
+    built = state.cities.buildings[o].astype(jnp.float32)
+    per_city = (built @ const(tb.building_tile_bonus.reshape(tb.building_tile_bonus.shape[0], -1))).reshape(
+        MAX_CITIES, -1, N_YIELDS
+    )
+    t = state.tiles
+    city = jnp.maximum(t.owner_city.astype(jnp.int32), 0)
+    bonus = jnp.einsum("hc,hcy->hy", classes, per_city[city])
+    return jnp.where(((t.owner == o) & (t.owner_city >= 0))[:, None], bonus, 0.0)
+
+
+def _cities_obs(
+    state: GameState, tracker: Tracker, o: jax.Array, tile_yields: jax.Array, classes: jax.Array
+) -> Obs:
     tb = load_tables()
     c, mem = state.cities, tracker.cities
     mine = jnp.arange(N_PLAYERS)[:, None] == o
@@ -216,7 +232,7 @@ def _cities_obs(state: GameState, tracker: Tracker, o: jax.Array, tile_yields: j
         "hp": hide(c.hp, mem.hp[o], -1.0),
         "buildings_owned": c.buildings[o].astype(jnp.int32),
         "resources_owned": city_resource_flags(state, o),
-        "additional_yield_map": zeros((ROWS, COLS, N_YIELDS), jnp.float32),
+        "additional_yield_map": _grid(building_tile_bonus(state, o, classes)),
         "is_coastal": jnp.where(show, coast, -1),
         "religion_info": {
             "religious_population": zeros((MAX_CITIES, 6), jnp.int32),
@@ -287,7 +303,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
         "units": _units_obs(state, o),
         "technologies": techs.astype(jnp.int32),
         "policies": pl.policies[o].astype(jnp.int32),
-        "player_cities": _cities_obs(state, tracker, o, tile_y),
+        "player_cities": _cities_obs(state, tracker, o, tile_y, classes),
         "yield_map_players": _grid(jnp.where(seen[:, None], tile_y, -1.0)),
         "visible_resources_map_players": fog(visible_resources(state, techs)),
         "science_reserves": pl.science[o],
@@ -307,7 +323,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
             "yields_per_kill": per_kill[0],
             "honor_finisher_yields_per_kill": per_kill[1],
             "cs_resting_influence": resting_influence(state)[o],
-            "cs_trade_route_yields": jnp.zeros((MAX_CITIES, 2, 10), jnp.float32),
+            "cs_trade_route_yields": trade_routes.city_state_route_yields(state, o),
             "additional_yield_map": _grid(jnp.where(seen[:, None], policy_tiles, -1.0)),
         },
         "improvement_additional_yield_map": _grid(jnp.where(seen[:, None], imp_y, -1.0)),

@@ -275,6 +275,16 @@ def caravan_gold(state: GameState, p: jax.Array) -> jax.Array:
     return n * empire_modifiers(state, p)[tb.modifier("caravan_gold")]
 
 
+def city_state_route_yields(state: GameState, o: jax.Array) -> jax.Array:
+    """(10, 2, 10) the yields of ``o``'s routes to city states, summed by origin city, as
+    (origin, destination) rows (``culture_info/cs_trade_route_yields``)."""
+    tr = state.trade
+    to_cs = active_routes(state)[o] & (tr.route_to_player[o] >= N_PLAYERS)
+    origin = jnp.where(to_cs, tr.route_from_city[o].astype(jnp.int32), MAX_CITIES)
+    per_city = jnp.zeros((MAX_CITIES + 1, 2, ROUTE_YIELDS)).at[origin].add(tr.route_yields[o])
+    return per_city[:MAX_CITIES]
+
+
 def observed(state: GameState, o: jax.Array) -> dict[str, jax.Array]:
     """The unit observation's caravan fields and ``num_trade_routes`` for player ``o``."""
     tr = state.trade
