@@ -53,8 +53,9 @@ its majority religion's tenets; ``religious_tenets`` and ``religion_info`` live;
 person points (one threshold of 67 doubling at each birth), the six great people and what they do
 in the original (a granted great prophet becomes faith), great works in their slots, golden ages
 from great artists and happiness, tourism onto met rivals (``great_people``; its text in
-``great_people_text``), free units from wonders and policies. Not yet: the modifier columns of city
-states, trade, kills and XP (set by their buildings and policies, read when the systems land).
+``great_people_text``), free units from wonders and policies. Modifier columns set by buildings and
+policies but not read yet: ``cs_science_pct``, ``cs_strategic_pct``, ``cs_luxury_happiness_pct``,
+``cs_gift_influence_pct``.
 
 Stage 3 (issue 15), trade: the four trade endpoints (``trade``: one offer a turn, accept/deny,
 15-turn deals in a ledger of 10 per player; embassy, 5 gold per turn, peace, the 52 resources;
