@@ -14,27 +14,15 @@ import time
 
 import numpy as np
 
-import hexarena
-from hexarena.core.players import RandomPlayer
-from hexarena.games.terranova.bot import HeuristicPlayer
+from hexarena.games.terranova.bot import game_against_random
 
 ROUNDS = 30
 
 
 def play(seed: int) -> tuple[float, float, int]:
     """(bot score, best random score, bot cities) of one game."""
-    state = hexarena.make("terranova", seed=seed, turn_cap=ROUNDS)
+    state = game_against_random(seed, ROUNDS)
     roles = state.all_roles()
-    players = {
-        r: (HeuristicPlayer(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i))
-        for i, r in enumerate(roles)
-    }
-    for role, player in players.items():
-        player.reset((role,), seed)
-    while not state.is_over():
-        role = state.roles[0]
-        state = state.apply(players[role].act(state.query_game(role)).move)
-        assert state.message is None, state.message
     scores = state.get_scores()
     cities = int(np.asarray(state.environment.state.cities.exists[0]).sum())
     return scores[roles[0]], max(scores[r] for r in roles[1:]), cities

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from hexarena.games.terranova.adapter import TerraNovaState
-from hexarena.games.terranova.bot import HeuristicPlayer
+from hexarena.games.terranova.bot import HeuristicPlayer, game_against_random
 
 
 def test_heuristic_bots_found_cities_and_research():
@@ -92,31 +92,13 @@ def test_bot_takes_its_favourite_pantheon_once_it_has_the_faith():
     assert [tb.tenet_names[t] for t in np.flatnonzero(np.asarray(later))] == [PANTHEONS[1]]
 
 
-def _bot_against_random(seed: int, rounds: int) -> TerraNovaState:
-    """A game of the bot (red) against five random players, as benchmarks/terranova_bot_bench.py."""
-    from hexarena.core.players import RandomPlayer
-
-    state = TerraNovaState.new(seed=seed, turn_cap=rounds)
-    players = {
-        r: HeuristicPlayer(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i)
-        for i, r in enumerate(state.all_roles())
-    }
-    for role, player in players.items():
-        player.reset((role,), seed)
-    while not state.is_over():
-        role = state.roles[0]
-        state = state.apply(players[role].act(state.query_game(role)).move)
-        assert state.message is None, state.message
-    return state
-
-
 def _red_leads(state: TerraNovaState) -> bool:
     scores = state.get_scores()
     return scores["red"] > max(v for r, v in scores.items() if r != "red")
 
 
 def test_bot_has_three_cities_two_policies_and_the_lead_by_round_30():
-    state = _bot_against_random(seed=0, rounds=30)
+    state = game_against_random(seed=0, rounds=30)
     final = state.environment.state
     assert int(final.cities.exists[0].sum()) >= 3 and _red_leads(state)
     assert int(final.players.policies[0].sum()) >= 2  # Tradition's and Liberty's openers
@@ -124,5 +106,5 @@ def test_bot_has_three_cities_two_policies_and_the_lead_by_round_30():
 
 @pytest.mark.slow
 def test_bot_expands_to_four_cities_against_random_players():
-    state = _bot_against_random(seed=0, rounds=45)
+    state = game_against_random(seed=0, rounds=45)
     assert int(state.environment.state.cities.exists[0].sum()) >= 4 and _red_leads(state)

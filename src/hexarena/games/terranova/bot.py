@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.core.contract import GameState
-from hexarena.core.players import Reply, SeededPlayer
+from hexarena.core.players import RandomPlayer, Reply, SeededPlayer
 from hexarena.games.terranova.bot_trade import peace_plan
 from hexarena.games.terranova.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.state import MAX_CITIES
@@ -87,6 +87,26 @@ class HeuristicPlayer(SeededPlayer):
     def act(self, view: GameState) -> Reply:
         env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
         return Reply(move=plan(env.view, env.viewer, self.rng, env.options))
+
+
+def game_against_random(seed: int, rounds: int) -> GameState:
+    """A seeded game of this bot (red, seat 0) against five uniform random players, played to its
+    end after ``rounds`` rounds (``python -m benchmarks terranova_bot`` plays 50 of them)."""
+    import hexarena  # the registry imports the adapter, which imports this module
+
+    state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
+    players = {
+        r: HeuristicPlayer(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i)
+        for i, r in enumerate(state.all_roles())
+    }
+    for role, player in players.items():
+        player.reset((role,), seed)
+    while not state.is_over():
+        role = state.roles[0]
+        state = state.apply(players[role].act(state.query_game(role)).move)
+        if state.message is not None:
+            raise RuntimeError(f"the {role} player's move was refused: {state.message}")
+    return state
 
 
 def default_orders(obs: dict[str, Any], me: int, opts: dict[str, Any] | None = None) -> dict[str, Any]:
