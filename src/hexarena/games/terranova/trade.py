@@ -32,7 +32,7 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova.state import MAX_UNITS, N_PLAYERS, GameState, Trade
 from hexarena.games.terranova.tables import GOLD, load_tables
-from hexarena.games.terranova.world import Occupancy, gather, masked_argmax, resource_counts
+from hexarena.games.terranova.world import Occupancy, city_resources, gather, masked_argmax
 
 NONE, EMBASSY, GOLD_PER_TURN, PEACE, FIRST_RESOURCE = 0, 1, 2, 3, 4
 N_RESOURCES = 52
@@ -69,9 +69,8 @@ def _exchange(items_given: jax.Array, items_received: jax.Array) -> tuple[jax.Ar
 
 
 def resource_tile_counts(state: GameState) -> jax.Array:
-    """(6, 52) improved, revealed resource tiles each player owns (before trades)."""
-    counts = jax.vmap(lambda p: resource_counts(state, p))(jnp.arange(N_PLAYERS))[:, 1:]
-    return counts - state.trade.resources
+    """(6, 52) the resource sources each player's cities have (before trades: ``world.city_resources``)."""
+    return jax.vmap(lambda p: city_resources(state, p).sum(0))(jnp.arange(N_PLAYERS))[:, 1:]
 
 
 def gold_income(state: GameState) -> jax.Array:
