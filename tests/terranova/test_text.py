@@ -122,7 +122,7 @@ def test_orders_through_the_contract_check_options_and_fill_the_rest(game):
 
 def _facts(**changes):
     base = {
-        "met": np.eye(6, dtype=bool),
+        "met": np.eye(6, 18, dtype=bool),
         "at_war": np.zeros((6, 6), bool),
         "city_pos": np.full((6, 10), -1),
         "wonders": np.zeros((6, 148), bool),
@@ -138,7 +138,7 @@ def test_news_reports_contacts_wars_cities_and_wonders_only_as_known():
     seen[100] = True
     before = _facts(city_pos=((0, 0), 500))
     now = Facts(
-        met=before.met | np.eye(6, k=1, dtype=bool),
+        met=before.met | np.eye(6, 18, k=1, dtype=bool) | np.eye(6, 18, k=8, dtype=bool),
         at_war=before.at_war.copy(),
         city_pos=before.city_pos.copy(),
         wonders=before.wonders.copy(),
@@ -150,7 +150,8 @@ def test_news_reports_contacts_wars_cities_and_wonders_only_as_known():
     now.city_pos[1, 1] = 500  # blue took red's city
     now.wonders[4, 7] = True
     lines = news(before, now, 0, seen)
-    assert "You met blue." in lines and "War: you are now at war with blue." in lines
+    assert "You met blue." in lines and "You met city state #2." in lines
+    assert "War: you are now at war with blue." in lines
     assert "Green founded a city at (1, 34)." in lines
     assert not any("yellow" in line.lower() for line in lines)
     assert "Blue took your city at (7, 38)." in lines

@@ -24,7 +24,7 @@ from hexarena.games.terranova import compiled, orders
 from hexarena.games.terranova import moves as tn_moves
 from hexarena.games.terranova.bot import default_orders
 from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.news import contacts, facts_of, news
+from hexarena.games.terranova.news import facts_of, news
 from hexarena.games.terranova.observe import Tracker
 from hexarena.games.terranova.recorder import ROLES, frame_of
 from hexarena.games.terranova.state import GameState as SimState
@@ -70,7 +70,6 @@ class TerraNovaEnv:
     tracker: Tracker | None = None
     view: dict[str, Any] | None = None  # a role's observation (numpy), in a redacted view
     viewer: int = -1
-    met: Any = None  # (6, 6) bool: who has seen whom (news.contacts), in the full state
     facts: tuple = (None,) * len(ROLES)  # news.Facts per player at the end of its last move
     options: dict[str, Any] | None = None  # the viewer's options this turn (options.py), in a view
     news: tuple[str, ...] = ()  # what happened since the viewer's last turn, in a view
@@ -123,7 +122,6 @@ class TerraNovaState(GameState):
             _scores(scores),
             state=state,
             tracker=tracker,
-            met=contacts(state, None),
         )
         return cls.start(env, setup)
 
@@ -139,9 +137,8 @@ class TerraNovaState(GameState):
         env: TerraNovaEnv = self.environment
         dense = self._dense(move)
         state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
-        met = contacts(state, env.met)
         facts = list(env.facts)
-        facts[env.player] = facts_of(state, met)
+        facts[env.player] = facts_of(state)
         done_by = list(env.executed_by)
         done_by[env.player] = _to_lists(executed)
         return TerraNovaEnv(
@@ -155,7 +152,6 @@ class TerraNovaState(GameState):
             executed_by=tuple(done_by),
             state=state,
             tracker=tracker,
-            met=met,
             facts=tuple(facts),
             victory=int(state.victory),
         )
@@ -235,7 +231,7 @@ class TerraNovaState(GameState):
         me = ROLES.index(role)
         view, opts = self._view_of(me)
         seen = view["visibility_map"].reshape(-1) > 0
-        now = facts_of(env.state, contacts(env.state, env.met))
+        now = facts_of(env.state)
         executed = env.executed_by[me]  # what this player's own last move did
         return TerraNovaEnv(
             env.player,

@@ -21,7 +21,7 @@ from hexarena.games.terranova.trade_text import item_text
 
 
 class Facts(NamedTuple):
-    met: np.ndarray  # (6, 6) bool: [p, q] p has seen q's units or cities
+    met: np.ndarray  # (6, 18) bool: Players.have_met, players 0-5 then city states 0-11
     at_war: np.ndarray  # (6, 6) bool
     city_pos: np.ndarray  # (6, 10) int tile, -1 none
     wonders: np.ndarray  # (6, 148) bool: world wonders each player owns
@@ -29,27 +29,14 @@ class Facts(NamedTuple):
     deals: np.ndarray | None = None  # (6, 6) deals running in [p]'s ledger with [q]
 
 
-def contacts(state: GameState, met: np.ndarray | None) -> np.ndarray:
-    """(6, 6) ``met`` updated with every unit and city each player sees now."""
-    vis = np.asarray(state.tiles.visibility) == 2
-    n = vis.shape[0]
-    kind, upos = np.asarray(state.units.kind), np.asarray(state.units.pos)
-    exists, cpos = np.asarray(state.cities.exists), np.asarray(state.cities.pos)
-    now = np.eye(n, dtype=bool)
-    for q in range(n):
-        tiles = np.concatenate([upos[q][kind[q] > 0], cpos[q][exists[q]]])
-        if len(tiles):
-            now[:, q] |= vis[:, tiles].any(1)
-    now |= now.T  # meeting is mutual
-    return now if met is None else (met | now)
-
-
-def facts_of(state: GameState, met: np.ndarray) -> Facts:
+def facts_of(state: GameState) -> Facts:
+    """The public facts of ``state``; contacts are the engine's sticky ``have_met`` (the same
+    contacts that trade, congress and city states go by)."""
     tb = load_tables()
     exists = np.asarray(state.cities.exists)
     world = tb.building_kind == 1
     return Facts(
-        met=met.copy(),
+        met=np.asarray(state.players.have_met).copy(),
         at_war=np.asarray(state.players.at_war).copy(),
         city_pos=np.where(exists, np.asarray(state.cities.pos), -1),
         wonders=np.asarray(state.cities.buildings).any(1) & world[None, :],
@@ -71,7 +58,8 @@ def news(before: Facts | None, now: Facts, me: int, seen: np.ndarray) -> list[st
     name = lambda q: "you" if q == me else ROLES[q]  # noqa: E731
     out = []
     for q in np.flatnonzero(now.met[me] & ~before.met[me]):
-        out.append(f"You met {ROLES[q]}.")
+        who = ROLES[q] if q < len(ROLES) else f"city state #{q - len(ROLES)}"
+        out.append(f"You met {who}.")
     for q in range(len(ROLES)):
         if q == me or not now.met[me, q]:
             continue
