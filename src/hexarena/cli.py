@@ -19,6 +19,7 @@ import hexarena
 from hexarena.core.config import MatchConfig, load_config, parse_config
 from hexarena.core.contract import GameState, OutcomeKind
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.human import HumanPlayer
 from hexarena.core.manager import GameManager, MatchResult
 from hexarena.core.records import Record, unique_record_dir
 from hexarena.core.registry import game_class, game_info, game_params, list_games
@@ -161,13 +162,15 @@ def _run(
     """Run (or resume) a match with a live progress line; return its result.
 
     With a person playing there is no progress line (it would be drawn over their typing):
-    every accepted move is printed as a line instead.
+    every accepted move is printed as a line instead, a person's own in full and everyone else's
+    as the game describes it to the other players (no hidden choices, no walls of bot JSON).
     """
     if resume is not None or config is None:
         manager = GameManager.resume(resume or Path("."))
     else:
         manager = GameManager(config, raw_config=raw, force=force)
-    human = any(p.type == "human" for p in manager.config.players)
+    people = {role for role, player in manager.players.items() if isinstance(player, HumanPlayer)}
+    human = bool(people)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -184,7 +187,8 @@ def _run(
         def on_move(state: GameState, role: str, text: str) -> None:
             progress.update(task, advance=1, last=f"{role}: {text[:50]}")
             if human and not quiet:
-                console.print(f"[dim]{len(state.history)}.[/dim] {role}: {text}", highlight=False)
+                shown = text if role in people else state.describe_move(state.history[-1])
+                console.print(f"[dim]{len(state.history)}.[/dim] {role}: {shown}", highlight=False)
 
         manager.on_move = on_move
         return manager.start()
