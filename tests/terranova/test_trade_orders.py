@@ -62,6 +62,8 @@ def _obs_opts(offers=None):
         "units": {"unit_type": np.zeros((6, 30), int)},
         "player_cities": {"city_ids": np.zeros((6, 10), int)},
         "trade_offers": np.full((6, 2), -1) if offers is None else offers,
+        "have_met": np.array([1, 1, 0, 1, 1, 1] + [0] * 12),
+        "trade_length_ledger": np.zeros(10, int),
     }
     opts = {
         "trade_partners": np.array([False, True, False, False, False, False]),
@@ -76,7 +78,12 @@ def _obs_opts(offers=None):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("offer green: embassy for embassy", "green cannot take an offer now"),
+        (
+            "offer green: embassy for embassy",
+            r"green cannot take an offer now \(you have not met green yet\)",
+        ),
+        ("offer red: embassy for embassy", r"red cannot take an offer now \(that is you\)"),
+        ("offer yellow: embassy for embassy", "yellow has no free ledger slot or nothing it could give you"),
         ("offer blue: silk for embassy", "you cannot give silk now"),
         ("offer blue: embassy for peace", "blue cannot give peace now"),
         ("accept blue", "blue has made you no offer"),
@@ -86,6 +93,13 @@ def test_trade_orders_checked_against_the_options(text, message):
     obs, opts = _obs_opts()
     with pytest.raises(IllegalMoveError, match=message):
         check_orders(parse_orders(text), obs, opts, 0)
+
+
+def test_an_offer_with_a_full_ledger_says_so():
+    obs, opts = _obs_opts()
+    obs["trade_length_ledger"] = np.full(10, 3)
+    with pytest.raises(IllegalMoveError, match=r"your ledger is full \(10 running deals\)"):
+        check_orders(parse_orders("offer yellow: embassy for embassy"), obs, opts, 0)
 
 
 def test_legal_trade_orders_pass_the_check():

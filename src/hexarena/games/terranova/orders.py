@@ -329,7 +329,7 @@ def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[
                     f"unit {s} ({name}) {order['category']} {where}: out of reach this turn "
                     f"({int(mask.sum())} tiles possible; the text view lists the best)"
                 )
-    _check_trade(move.get("trade", {}), obs, opts)
+    _check_trade(move.get("trade", {}), obs, opts, me)
     exists = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
     names = buildable_names()
     for slot, items in move.get("build", {}).items():
@@ -343,7 +343,21 @@ def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[
             raise IllegalMoveError(f"city {int(slot)}: you have no city {int(slot)}")
 
 
-def _check_trade(trade: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
+def _no_partner(q: int, obs: Mapping[str, Any], me: int) -> str:
+    """Why player ``q`` cannot take ``me``'s offer, as far as ``me`` can know (a rival's ledger is
+    hidden)."""
+    from hexarena.games.terranova.recorder import ROLES
+
+    if q == me:
+        return "that is you"
+    if not np.asarray(obs["have_met"])[q]:
+        return f"you have not met {ROLES[q]} yet"
+    if (np.asarray(obs["trade_length_ledger"]) > 0).all():
+        return "your ledger is full (10 running deals)"
+    return f"{ROLES[q]} has no free ledger slot or nothing it could give you"
+
+
+def _check_trade(trade: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any], me: int) -> None:
     from hexarena.games.terranova.recorder import ROLES
     from hexarena.games.terranova.trade import item_names
 
@@ -352,9 +366,7 @@ def _check_trade(trade: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping
         q, give, want = trade["to"][0], trade["offer"][0], trade["ask"][0]
         what = f"offer {ROLES[q]}: {give} for {want}"
         if not opts["trade_partners"][q]:
-            raise IllegalMoveError(
-                f"{what}: {ROLES[q]} cannot take an offer now (not met, yourself, or a full ledger)"
-            )
+            raise IllegalMoveError(f"{what}: {ROLES[q]} cannot take an offer now ({_no_partner(q, obs, me)})")
         if not opts["trade_offer"][q][items.index(give)]:
             raise IllegalMoveError(
                 f"{what}: you cannot give {give} now (at war only peace; a resource you have)"
