@@ -53,7 +53,7 @@ def great_people_lines(obs: dict[str, Any], me: int) -> list[str]:
     gw = np.asarray(pc["gw_slots"])[mine]
     works = [f"{int(n)} {kind}" for kind, n in zip(GREAT_WORKS, gw[:, :4].sum(0), strict=True) if n]
     lines.append(
-        f"Great works: {', '.join(works) or 'none'} in {int(gw[:, 4].sum())} slots"
+        f"Great works: {', '.join(works) or 'none'} in {_plural(int(gw[:, 4].sum()), 'slot')}"
         " (a great artist, writer or musician fills a free slot of its kind)."
     )
     tourism, culture = np.asarray(obs["tourism_total"]), np.asarray(obs["culture_total"])
