@@ -24,6 +24,7 @@ CARAVAN_SLOTS = (28, 29)  # red's caravans: to blue's city 0, to city state 3
 def screens_state(s):
     """``s`` (red and blue each with a city in slot 0) with content on every screen."""
     s = jax.tree_util.tree_map(jnp.asarray, s)
+    s = s._replace(cities=s.cities._replace(pop=s.cities.pop.at[RED, 0].set(4).at[BLUE, 0].set(3)))
     s = take(s, *RED_TENETS, player=RED)
     s = take(s, BLUE_PANTHEON, player=BLUE)
     s = follow(follow(s, RED, 0, RED, 3), BLUE, 0, RED, 1)

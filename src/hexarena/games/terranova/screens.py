@@ -164,11 +164,9 @@ def _religion(s: GameState, tb: Any) -> dict[str, Any]:
             {
                 "player": role,
                 "faith": round(float(s.players.faith[p]), 1),
-                "religion": "founded" if founded[p] else "pantheon" if named else "none",
-                "beliefs": ", ".join(named) or "none",
+                "followers": f"{int(counts[p, 0])} in {int(counts[p, 1])} cities" if counts[p, 0] else "none",
                 "holy city": city_name(s, p, int(np.argmax(holy[p]))) if holy[p].any() else "",
-                "followers": int(counts[p, 0]),
-                "cities": int(counts[p, 1]),
+                "beliefs": ", ".join(named) or "none",
             }
         )
     effects = tenet_effects()
@@ -268,7 +266,6 @@ def _trade(s: GameState) -> dict[str, Any]:
         origin, dest = tr.route_yields[p, u]
         routes.append(
             {
-                "owner": ROLES[p],
                 "from": city_name(s, int(p), int(tr.route_from_city[p, u])),
                 "to": citystate_name(s, to - len(ROLES)) if kind == 1 else city_name(s, to, city),
                 "kind": ROUTE_KINDS[kind],
@@ -399,16 +396,20 @@ def city_panels(s: GameState) -> dict[tuple[int, int], dict[str, Any]]:
             f"production (+{float(y[PROD]):.1f} a turn)"
             if item >= 0
             else "nothing",
-            "yields": {YIELDS[i]: round(float(v), 1) for i, v in enumerate(y) if round(float(v), 1)},
+            "yields": amounts(y, YIELDS).replace("+", ""),
             "hit points": round(100 * float(s.cities.hp[p, c])),
             "buildings": [words(tb.building_names[b]) for b in np.flatnonzero(s.cities.buildings[p, c])],
-            "specialists": {k: int(n) for k, n in zip(SPECIALISTS, specialists[p, c], strict=True) if n}
+            "specialists": ", ".join(
+                f"{int(n)} {k}{'s' if n > 1 else ''}"
+                for k, n in zip(SPECIALISTS, specialists[p, c], strict=True)
+                if n
+            )
             or "none",
-            "great works": {
-                k: f"{int(works[i])} of {int(slots[p, c, i])} slots"
+            "great works": ", ".join(
+                f"{k} {int(works[i])} of {int(slots[p, c, i])} slots"
                 for i, k in enumerate(GREAT_WORKS)
                 if slots[p, c, i] or works[i]
-            }
+            )
             or "no slots",
             "religion": ", ".join(
                 f"{ROLES[r]} {int(n)}" for r, n in enumerate(s.religion.followers[p, c]) if n

@@ -69,7 +69,11 @@ function tableScreen(screen) {
     return t;
   };
   const parts = Array.isArray(screen.sections)
-    ? screen.sections.map((sec) => h("div", { className: "section" }, h("h4", {}, sec.title, h("small", {}, ` ${(sec.rows || []).length}`)), grid(sec.rows, sec.cells)))
+    ? screen.sections.map((sec) => {
+      const box = h("div", { className: "section" }, h("h4", {}, sec.title, h("small", {}, ` ${(sec.rows || []).length}`)), grid(sec.rows, sec.cells));
+      box.dataset.title = sec.title;
+      return box;
+    })
     : [grid(screen.rows, screen.cells)];
   return h("div", {}, ...parts, screen.note ? h("p", { className: "note" }, screen.note) : null);
 }
@@ -84,7 +88,7 @@ function cityStatesScreen(screen) {
     h("th", {}, `influence (friend ${friend}, ally ${ally})`));
   const t = h("table", { className: "grid citystates" }, head);
   for (const x of states) {
-    const W = 150, bh = 5, svg = el("svg", { class: "influence", viewBox: `0 0 ${W} ${players.length * (bh + 1)}`, width: W, height: players.length * (bh + 1) });
+    const W = 120, bh = 5, svg = el("svg", { class: "influence", viewBox: `0 0 ${W} ${players.length * (bh + 1)}`, width: W, height: players.length * (bh + 1) });
     const X = (v) => (Math.max(0, v) / top) * W;
     for (const mark of [friend, ally]) el("line", { x1: X(mark), x2: X(mark), y1: 0, y2: players.length * (bh + 1), class: "mark" }, svg);
     players.forEach((role, i) => {
@@ -104,7 +108,13 @@ function cityStatesScreen(screen) {
   }
   const friends = states.reduce((n, x) => n + (x.status || []).filter((v) => v === 1).length, 0);
   const allied = states.filter((x) => x.ally).length;
-  return h("div", {}, h("p", { className: "note" }, `${states.length} city states, ${allied} allied, ${friends} friendships`), t);
+  const legend = h("div", { className: "cs-legend" }, ...players.map((role) => {
+    const sw = h("span", { className: "swatch" });
+    sw.style.background = roleColour(role);
+    return h("span", { className: "legend-item" }, sw, role);
+  }));
+  return h("div", {}, h("p", { className: "note" }, `${states.length} city states, ${allied} allied, ${friends} friendships; ` +
+    "a bar per player (faded: neutral, outlined: ally)"), legend, t);
 }
 
 /* ------------------------------------------------------------ picked cell --- */
