@@ -72,6 +72,7 @@ def screens_state(s):
     cst = s.citystates
     influence = cst.influence.at[0, RED].set(65.0).at[0, BLUE].set(35.0).at[3, GREEN].set(12.0)
     relationship = cst.relationship.at[0, RED].set(2).at[0, BLUE].set(1)
+    met = s.players.have_met.at[RED, 6].set(True).at[BLUE, 6].set(True).at[GREEN, 6 + 3].set(True)
     citystates = cst._replace(
         influence=influence,
         relationship=relationship,
@@ -84,6 +85,7 @@ def screens_state(s):
     b = b.at[RED, 0, TB.building("museum")].set(True)
     works = s.great.works.at[RED, 0, 1].set(1)
     return s._replace(
+        players=s.players._replace(have_met=met),
         units=units,
         trade=trade,
         citystates=citystates,

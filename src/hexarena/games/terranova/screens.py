@@ -134,7 +134,8 @@ def _technologies(s: GameState) -> dict[str, Any]:
 
 
 def _policies(s: GameState, tb: Any) -> dict[str, Any]:
-    """Per player: adopted and adoptable policy ids (the step's rule, evaluated in numpy)."""
+    """Per player: adopted and adoptable policy ids (the step's rule, evaluated in numpy). The
+    culture toward the next policy, which changes every turn, goes under a key of its own."""
     have = np.asarray(s.players.policies, bool)
     era = np.max(np.where(np.asarray(s.players.techs, bool), tb.tech_era, 0), axis=-1)
     out = {}
@@ -143,9 +144,9 @@ def _policies(s: GameState, tb: Any) -> dict[str, Any]:
         out[role] = {
             "adopted": [int(i) for i in np.flatnonzero(have[p])],
             "adoptable": [int(i) for i in np.flatnonzero(legal)],
-            "culture": round(float(s.players.culture[p]), 1),
         }
-    return {"players": out}
+    culture = {role: round(float(s.players.culture[p]), 1) for p, role in enumerate(ROLES)}
+    return {"screen_social_policies": {"players": out}, "screen_policy_culture": {"culture": culture}}
 
 
 def _religion(s: GameState, tb: Any) -> dict[str, Any]:
@@ -316,9 +317,18 @@ def quest_progress(s: GameState, k: int) -> np.ndarray:
     )
 
 
+def citystate_sites(s: GameState) -> list[dict[str, Any]]:
+    """What never changes in a game: each city state's name, type and place."""
+    rules = citystate_rules()
+    return [
+        {"name": f"city state {k}", "type": rules["types"][int(kind)], "at": at(int(s.layers.cs_sites[k]))}
+        for k, kind in enumerate(s.citystates.kind)
+    ]
+
+
 def _citystates(s: GameState) -> dict[str, Any]:
-    """Each city state: type, place, quest and who leads it, ally; influence and standing
-    (0 none, 1 friend, 2 ally) of every player, as a matrix the viewer draws as bars."""
+    """Each city state's quest and who leads it, its ally, and the influence and standing of every
+    player (-1 not met, 0 neutral, 1 friend, 2 ally), a matrix the viewer draws as bars."""
     rules, cst = citystate_rules(), s.citystates
     met = np.asarray(s.players.have_met)[:, len(ROLES) :]  # (6, 12)
     states = []
@@ -328,24 +338,15 @@ def _citystates(s: GameState) -> dict[str, Any]:
         ally = np.flatnonzero(np.asarray(cst.relationship[k]) == 2)
         states.append(
             {
-                "name": f"city state {k}",
-                "type": rules["types"][int(cst.kind[k])],
-                "at": at(int(s.layers.cs_sites[k])),
                 "quest": words(rules["quests"][int(cst.quest[k]) - 1]),
                 "leader": ", ".join(ROLES[p] for p in np.flatnonzero(progress == best)) if best > 0 else "",
                 "lead": round(best, 1),
                 "ally": ROLES[int(ally[0])] if len(ally) else "",
                 "influence": [round(float(v), 1) for v in cst.influence[k]],
-                "status": [int(v) for v in cst.relationship[k]],
-                "met": [bool(v) for v in met[:, k]],
+                "status": [int(v) if met[p, k] else -1 for p, v in enumerate(cst.relationship[k])],
             }
         )
-    return {
-        "players": list(ROLES),
-        "friend": rules["friend_influence"],
-        "ally": rules["ally_influence"],
-        "states": states,
-    }
+    return {"states": states}
 
 
 def _cities(s: GameState) -> dict[str, Any]:
@@ -442,13 +443,13 @@ def _victory(s: GameState) -> dict[str, Any]:
     return {"rows": rows, "note": f"round {int(s.turn)} of {int(s.turn_cap)}{ended}"}
 
 
-# (title, kind, static parts); every body but Demographics' lives under its data_key(title)
+# (title, kind, static parts); each screen but Demographics has its body under "screen_..." keys
 SCREENS = (
     ("Technologies", "techtree", {"tree": "tech_tree"}),
     ("Social policies", "policies", {"trees": "policy_trees"}),
     ("Religion", "table", {}),
     ("Trade", "table", {}),
-    ("City states", "citystates", {}),
+    ("City states", "citystates", {"sites": "citystate_sites", "players": list(ROLES)}),
     (
         "Demographics",
         "plots",
@@ -459,30 +460,35 @@ SCREENS = (
 )
 
 
-def data_key(title: str) -> str:
-    """The frame's top-level key of a screen's body."""
-    return "screen_" + title.lower().replace(" ", "_")
-
-
 def screens(s: GameState) -> dict[str, Any]:
-    """The frame's screens: the list (static) and each screen's body under its own key."""
+    """The frame's screens: the list and the layouts (static), each screen's body under its keys."""
     tb = load_tables()
+    rules = citystate_rules()
+    key = {title: "screen_" + title.lower().replace(" ", "_") for title, _, _ in SCREENS}
     bodies = {
-        "Technologies": _technologies(s),
+        "Technologies": {key["Technologies"]: _technologies(s)},
         "Social policies": _policies(s, tb),
-        "Religion": _religion(s, tb),
-        "Trade": _trade(s),
-        "City states": _citystates(s),
-        "Cities": _cities(s),
-        "Victory": _victory(s),
+        "Religion": {key["Religion"]: _religion(s, tb)},
+        "Trade": {key["Trade"]: _trade(s)},
+        "City states": {key["City states"]: _citystates(s)},
+        "Cities": {key["Cities"]: _cities(s)},
+        "Victory": {key["Victory"]: _victory(s)},
     }
+    thresholds = {"friend": rules["friend_influence"], "ally": rules["ally_influence"]}
     listed = [
-        {"title": title, "kind": kind, **static, **({"data": data_key(title)} if title in bodies else {})}
+        {
+            "title": title,
+            "kind": kind,
+            **static,
+            **(thresholds if kind == "citystates" else {}),
+            **({"data": list(bodies[title])} if title in bodies else {}),
+        }
         for title, kind, static in SCREENS
     ]
     return {
         "tech_tree": tech_tree(),
         "policy_trees": policy_trees(),
+        "citystate_sites": citystate_sites(s),
         "screens": listed,
-        **{data_key(title): body for title, body in bodies.items()},
+        **{k: body for parts in bodies.values() for k, body in parts.items()},
     }

@@ -6,8 +6,9 @@
  * frame re-sends only the bodies that changed.
  * Kinds: "table" (rows, or sections: [{title, rows}]; note; cells: the map cell of each row),
  * "plots" (player fields over time), "techtree" (tree, players), "policies" (trees: the frame key
- * of the policy trees; players: adopted and adoptable ids), "citystates" (states: influence and
- * standing of each player, quest, ally; players; friend and ally thresholds). */
+ * of the policy trees; players: adopted and adoptable ids; culture per player), "citystates"
+ * (states: quest, leader, ally, influence and standing of each player, -1 not met .. 2 ally;
+ * sites: the frame key of their names and places; players; friend and ally thresholds). */
 "use strict";
 
 const SCREEN_KINDS = {
@@ -19,15 +20,17 @@ const SCREEN_KINDS = {
 };
 const PER_PLAYER_KINDS = new Set(["techtree", "policies"]);
 
-/** The screens of a step, each with its body (the top-level key it names) merged in. */
+/** The top-level keys holding a screen's body ("data": a key or a list of keys). */
+const dataKeys = (x) => (Array.isArray(x.data) ? x.data : x.data != null ? [x.data] : []);
+/** The screens of a step, each with its body (the top-level keys it names) merged in. */
 function screensOf(snap) {
   const listed = Array.isArray(snap.top.screens) ? snap.top.screens.filter((x) => x && SCREEN_KINDS[x.kind]) : [];
-  return listed.map((x) => (x.data && isRecord(snap.top[x.data]) ? Object.assign({}, x, snap.top[x.data]) : x));
+  return listed.map((x) => Object.assign({}, x, ...dataKeys(x).map((k) => (isRecord(snap.top[k]) ? snap.top[k] : {}))));
 }
 /** What the screens of a step are drawn from: redraw when any of it changed. */
 function screensChanged(snap) {
   const refs = [snap.top.screens];
-  for (const x of Array.isArray(snap.top.screens) ? snap.top.screens : []) if (x && x.data) refs.push(snap.top[x.data]);
+  for (const x of Array.isArray(snap.top.screens) ? snap.top.screens : []) if (x) refs.push(...dataKeys(x).map((k) => snap.top[k]));
   const same = View.screensRef && refs.length === View.screensRef.length && refs.every((r, i) => r === View.screensRef[i]);
   View.screensRef = refs;
   return !same;
@@ -80,8 +83,9 @@ function tableScreen(screen) {
 
 /** City states: one row each with the influence of every player as a bar (outlined: friend,
  * filled dark edge: ally), the quest and who leads it, the ally. */
-function cityStatesScreen(screen) {
-  const players = screen.players || View.data.roles, states = Array.isArray(screen.states) ? screen.states : [];
+function cityStatesScreen(screen, snap) {
+  const players = screen.players || View.data.roles, sites = snap.top[screen.sites] || [];
+  const states = (Array.isArray(screen.states) ? screen.states : []).map((x, k) => Object.assign({}, sites[k], x));
   const friend = Number(screen.friend) || 30, ally = Number(screen.ally) || 60;
   const top = Math.max(ally * 1.25, ...states.flatMap((x) => x.influence || []));
   const head = h("tr", {}, h("th", {}, "city state"), h("th", {}, "quest (leader)"), h("th", {}, "ally"),
@@ -96,7 +100,7 @@ function cityStatesScreen(screen) {
       const bar = el("rect", { x: 0, y: i * (bh + 1), width: Math.max(v > 0 ? 1 : 0, X(v)), height: bh, fill: roleColour(role),
         class: ["none", "friend", "ally"][status] || "none", "data-role": role }, svg);
       el("title", {}, bar).textContent = `${role}: influence ${fmt(v)}${status === 2 ? " (ally)" : status === 1 ? " (friend)" : ""}` +
-        ((x.met || [])[i] ? "" : " (not met)");
+        (status < 0 ? " (not met)" : "");
     });
     const sw = h("span", { className: "swatch" });
     if (x.ally) sw.style.background = roleColour(x.ally);
@@ -227,6 +231,7 @@ function policiesScreen(screen, snap) {
     return h("div", { className: done ? "policy-tree finished" : "policy-tree", title: `finishing ${tree.name}: ${tree.finisher}` },
       h("h4", {}, tree.name, h("small", {}, ` ${tree.era}`)), h("ul", {}, ...items));
   });
-  const note = `${View.screenRole}: ${adopted.size} adopted, ${adoptable.size} adoptable now, culture ${fmt(mine.culture)}`;
+  const culture = isRecord(screen.culture) ? screen.culture[View.screenRole] : mine.culture;
+  const note = `${View.screenRole}: ${adopted.size} adopted, ${adoptable.size} adoptable now, culture ${fmt(culture)}`;
   return h("div", {}, h("p", { className: "note" }, note), h("div", { className: "policy-trees" }, ...columns));
 }
