@@ -111,16 +111,7 @@ def test_screens_tech_tree_demographics_cities_victory(open_record, played_recor
     page.keyboard.press("End")
     assert "round 2" in page.text_content("#status")  # recorder lines carry the step and round
     tabs = page.locator("#screen-tabs .tab").all_text_contents()
-    assert tabs == [
-        "Technologies",
-        "Social policies",
-        "Religion",
-        "Trade",
-        "City states",
-        "Demographics",
-        "Cities",
-        "Victory",
-    ]
+    assert tabs == [x["title"] for x in last["screens"]] and "City states" in tabs
     assert page.locator("svg.techtree .tech").count() == 81
     red = last["screen_technologies"]["players"]["red"]
     assert page.locator("svg.techtree .tech.known").count() == len(red["known"]) >= 1
