@@ -122,6 +122,7 @@ def test_screen_bodies_are_separate_keys_sent_when_they_change(tmp_path):
 
     religions, beliefs, followers = (sec["rows"] for sec in after["screen_religion"]["sections"])
     assert religions[RED]["holy city"] == city_name(rich, RED, 0) == "red city 0 " + at_text(centre)
+    assert city_name(rich, BLUE, 5) == "blue city 5 (gone)"  # a route may outlive its city
     assert religions[RED]["faith"] == 151.5 and religions[BLUE]["holy city"] == ""  # a pantheon only
     assert {b["belief"]: b["held by"] for b in beliefs} == {
         "ancestor worship": "blue",

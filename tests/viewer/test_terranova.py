@@ -228,7 +228,7 @@ def test_religion_trade_and_city_state_screens_name_everything(open_record, scre
         red_capital,
         "god of the sea (pantheon), tithe (founder), choral music (follower), feed the world (follower)",
     ]
-    assert religions[1] == "blue|20|1 in 1 cities||ancestor worship (pantheon)"
+    assert religions[1] == "blue|20|1 in 1 city||ancestor worship (pantheon)"
     assert religions[2] == "green|0|none||none"
     beliefs = _rows(page, "Beliefs held")
     assert "tithe|founder|red|+1 gold per 4 followers" in beliefs and len(beliefs) == 5

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.games.terranova import formulas
-from hexarena.games.terranova.beliefs import has_founded, religion_counts
+from hexarena.games.terranova.beliefs import holy_city, religion_counts
 from hexarena.games.terranova.geometry import COLS
 from hexarena.games.terranova.moves import buildable_names
 from hexarena.games.terranova.policies import adoptable
@@ -60,7 +60,10 @@ def at(tile: int) -> str:
 
 
 def city_name(s: GameState, p: int, c: int) -> str:
-    """A city as the text view calls it: owner, slot and place, e.g. ``red city 0 (12, 40)``."""
+    """A city as the text view calls it: owner, slot and place, e.g. ``red city 0 (12, 40)`` (a
+    route may still name a city that has since been lost)."""
+    if not 0 <= c < s.cities.exists.shape[1] or not s.cities.exists[p, c]:
+        return f"{ROLES[p]} city {c} (gone)"
     return f"{ROLES[p]} city {c} {at(int(s.cities.pos[p, c]))}"
 
 
@@ -149,13 +152,16 @@ def _policies(s: GameState, tb: Any) -> dict[str, Any]:
     return {"screen_social_policies": {"players": out}, "screen_policy_culture": {"culture": culture}}
 
 
+def _cities_count(n: int) -> str:
+    return f"{n} city" if n == 1 else f"{n} cities"
+
+
 def _religion(s: GameState, tb: Any) -> dict[str, Any]:
     """Religion ``r`` is player ``r``'s (its pantheon counts as one for followers, as in the rules):
     who holds what, the holy city, followers in the world and per city and city state, faith."""
     held = np.asarray(s.players.tenets, bool)
-    founded = np.asarray(has_founded(s))
     counts = np.asarray(religion_counts(s))  # (6, 3) followers, cities with any, foreign cities led
-    holy = s.cities.capital & s.cities.exists & founded[:, None]  # beliefs.holy_city, in numpy
+    holy = np.asarray(holy_city(s))
     religions = []
     for p, role in enumerate(ROLES):
         named = [
@@ -165,7 +171,9 @@ def _religion(s: GameState, tb: Any) -> dict[str, Any]:
             {
                 "player": role,
                 "faith": round(float(s.players.faith[p]), 1),
-                "followers": f"{int(counts[p, 0])} in {int(counts[p, 1])} cities" if counts[p, 0] else "none",
+                "followers": f"{int(counts[p, 0])} in {_cities_count(int(counts[p, 1]))}"
+                if counts[p, 0]
+                else "none",
                 "holy city": city_name(s, p, int(np.argmax(holy[p]))) if holy[p].any() else "",
                 "beliefs": ", ".join(named) or "none",
             }
