@@ -81,17 +81,25 @@ def test_thirty_random_rounds(open_record, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def played_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two rounds of six default (heuristic) players through the adapter, recorded move by move."""
+def played_states() -> list:
+    """Two rounds of six default (heuristic) players through the adapter, the state after each move."""
     import hexarena
 
-    out = tmp_path_factory.mktemp("terranova-played")
     state = hexarena.make("terranova", seed=2, turn_cap=30)
+    states = [state.environment.state]
+    for _ in range(12):
+        state = state.apply(state.parse_move("pass"))
+        states.append(state.environment.state)
+    return states
+
+
+@pytest.fixture(scope="module")
+def played_record(tmp_path_factory: pytest.TempPathFactory, played_states: list) -> Path:
+    """The two rounds, recorded move by move."""
+    out = tmp_path_factory.mktemp("terranova-played")
     with Recorder(out / "frames.jsonl.gz") as rec:
-        rec.record_state(state.environment.state)
-        for _ in range(12):
-            state = state.apply(state.parse_move("pass"))
-            rec.record_state(state.environment.state)
+        for state in played_states:
+            rec.record_state(state)
     return out
 
 
@@ -103,22 +111,22 @@ def test_screens_tech_tree_demographics_cities_victory(open_record, played_recor
     page.keyboard.press("End")
     assert "round 2" in page.text_content("#status")  # recorder lines carry the step and round
     tabs = page.locator("#screen-tabs .tab").all_text_contents()
-    assert tabs == ["Technologies", "Social policies", "Demographics", "Cities", "Victory"]
+    assert tabs == [x["title"] for x in last["screens"]] and "City states" in tabs
     assert page.locator("svg.techtree .tech").count() == 81
-    red = last["screens"][0]["players"]["red"]
+    red = last["screen_technologies"]["players"]["red"]
     assert page.locator("svg.techtree .tech.known").count() == len(red["known"]) >= 1
     assert page.locator("svg.techtree .tech.researching").count() == (red["researching"] >= 0)
     assert page.locator("svg.techtree .tech.available").count() >= 1
     page.locator("#screens-sec").screenshot(path=str(tmp_path / "techtree.png"))
     page.select_option("#screen-role", "blue")
     assert page.locator("svg.techtree .tech.known").count() == len(
-        last["screens"][0]["players"]["blue"]["known"]
+        last["screen_technologies"]["players"]["blue"]["known"]
     )
     page.click("#screen-tabs .tab:has-text('Demographics')")
     assert page.locator("svg.plot").count() == 6 and page.locator("svg.plot polyline").count() == 36
     page.locator("#screens-sec").screenshot(path=str(tmp_path / "demographics.png"))
     page.click("#screen-tabs .tab:has-text('Cities')")
-    cities = last["screens"][3]["rows"]
+    cities = last["screen_cities"]["rows"]
     assert len(cities) >= 6 and page.locator("#screen table tr").count() == len(cities) + 1
     page.click("#screen-tabs .tab:has-text('Victory')")
     assert "rival capitals sacked" in page.text_content("#screen")
@@ -179,3 +187,119 @@ def test_rivers_across_the_seam_are_drawn(open_record, tmp_path):
     assert page.locator(".edge-river").count() == len(river_edges(river))
     paths = page.eval_on_selector_all(".edge-river", "els => els.map((e) => e.getAttribute('d'))")
     assert sum(d.count("M") == 2 for d in paths) == len(seam)  # one half on each side of the map
+
+
+@pytest.fixture(scope="module")
+def screens_record(tmp_path_factory: pytest.TempPathFactory, played_states: list) -> tuple[Path, object]:
+    """The played position, then the same with content on every screen (screen_helpers)."""
+    from tests.terranova.screen_helpers import screens_state
+
+    out = tmp_path_factory.mktemp("terranova-screens")
+    rich = jax.tree_util.tree_map(np.asarray, screens_state(played_states[-1]))
+    with Recorder(out / "frames.jsonl.gz") as rec:
+        rec.record_state(played_states[-1])
+        rec.record_state(rich)
+    return out, rich
+
+
+def _rows(page, title: str) -> list[str]:
+    """The text of each row of the titled section of the screen shown, cells joined by '|'."""
+    return page.locator(f"#screen .section[data-title='{title}'] tr").evaluate_all(
+        "trs => trs.slice(1).map((tr) => [...tr.cells].map((td) => td.textContent).join('|'))"
+    )
+
+
+def test_religion_trade_and_city_state_screens_name_everything(open_record, screens_record, tmp_path):
+    from hexarena.games.terranova.screens import city_name
+
+    record, s = screens_record
+    page = open_record(record)
+    page.keyboard.press("End")
+    red_capital, blue_capital = city_name(s, 0, 0), city_name(s, 1, 0)
+
+    page.click("#screen-tabs .tab:has-text('Religion')")
+    assert page.locator("#screen .section").count() == 3
+    religions = _rows(page, "Religions and pantheons")
+    assert len(religions) == 6
+    assert religions[0].split("|") == [
+        "red",
+        "151.5",
+        "4 in 2 cities",
+        red_capital,
+        "god of the sea (pantheon), tithe (founder), choral music (follower), feed the world (follower)",
+    ]
+    assert religions[1] == "blue|20|1 in 1 city||ancestor worship (pantheon)"
+    assert religions[2] == "green|0|none||none"
+    beliefs = _rows(page, "Beliefs held")
+    assert "tithe|founder|red|+1 gold per 4 followers" in beliefs and len(beliefs) == 5
+    followers = _rows(page, "Followers by city")
+    assert f"{blue_capital}|3|red 1, blue 1|none" in followers
+    assert any(r.startswith("city state 5 (") and r.endswith("|red 2|red") for r in followers)
+    page.locator("#screens-sec").screenshot(path=str(tmp_path / "religion.png"))
+
+    page.click("#screen-tabs .tab:has-text('Trade')")
+    assert _rows(page, "Deals") == ["red|embassy|blue|5 gold/turn|12 (blue: 11)"]
+    assert _rows(page, "Offers awaiting an answer") == ["green|peace|yellow|silk"]
+    assert _rows(page, "Net from deals") == ["red|+5|none", "blue|-5|none"]
+    routes = _rows(page, "Trade routes")
+    assert routes[0] == f"{red_capital}|{blue_capital}|foreign|+4 gold|+2 gold, +0.25 tourism|9"
+    assert routes[1].startswith(f"{red_capital}|city state 3 (") and routes[1].endswith(
+        "|city state|+1.5 gold|+1.5 influence|14"
+    )
+    page.locator("#screens-sec").screenshot(path=str(tmp_path / "trade.png"))
+
+    page.click("#screen-tabs .tab:has-text('City states')")
+    rows = page.locator("#screen table.citystates tr[data-citystate]")
+    assert rows.count() == 12
+    first = rows.first
+    assert first.locator("td").nth(2).text_content().strip() == "red"
+    red, blue = first.locator("rect[data-role='red']"), first.locator("rect[data-role='blue']")
+    assert red.get_attribute("class") == "ally" and blue.get_attribute("class") == "friend"
+    assert float(red.get_attribute("width")) > float(blue.get_attribute("width")) > 0
+    assert first.locator("rect[data-role='green']").get_attribute("width") == "0"
+    quest = rows.nth(3).locator("td").nth(1).text_content()
+    assert quest == "cultureblue 40"  # the quest, then its leader and the leader's progress
+    page.locator("#screens-sec").screenshot(path=str(tmp_path / "citystates.png"))
+
+
+def test_city_panel_opens_from_the_cities_table_and_the_map(open_record, screens_record, tmp_path):
+    from hexarena.games.terranova.screens import city_name
+
+    record, s = screens_record
+    page = open_record(record)
+    page.keyboard.press("End")
+    assert page.locator("#pick-sec").is_hidden()
+    page.click("#screen-tabs .tab:has-text('Cities')")
+    page.click(f"#screen tr[data-cell='t{int(s.cities.pos[0, 0])}']")
+    panel = page.locator("#pick-sec")
+    assert panel.is_visible()
+    assert page.text_content("#pick-title").startswith(f"{city_name(s, 0, 0)}, capital")
+    fields = dict(
+        page.locator("#pick > table.kv > tr").evaluate_all(
+            "trs => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent])"
+        )
+    )
+    assert fields["specialists"] == "2 scientists"
+    assert fields["great works"] == "art 1 of 3 slots"
+    assert "university" in fields["buildings"] and "museum" in fields["buildings"]
+    assert fields["religion"] == "red 3" and fields["population"] == "4"
+    assert page.locator("#screen tr.picked").count() == 1
+    assert page.get_attribute("#picked", "d")  # the city is outlined on the map
+    page.screenshot(path=str(tmp_path / "city-panel.png"))
+
+    page.click("#pick-title .close")
+    assert panel.is_hidden() and not page.get_attribute("#picked", "d")
+    blue = int(s.cities.pos[1, 0])
+    cell = page.locator(f"#cells .cell[data-i='{blue}']")  # cells are listed in tile order
+    box = cell.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 60, y + 40, steps=4)
+    page.mouse.up()
+    assert panel.is_hidden()  # a drag pans the map, it picks nothing
+    cell.click()
+    assert panel.is_visible() and page.text_content("#pick-title").startswith(city_name(s, 1, 0))
+    page.keyboard.press("Home")  # back to the position before the religion: the panel follows the step
+    assert "blue 1" not in page.text_content("#pick")
+    page.screenshot(path=str(tmp_path / "city-panel-map.png"))

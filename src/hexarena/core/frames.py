@@ -14,7 +14,8 @@ draw, as a JSON-safe dict::
          "icons": ["mountain", "troll_lair"],  # optional symbols: "name", "name:role" (a unit of
                                           # that role) or {"name", "owner", "label"}
          "fog": {"red": 0|1|2},           # optional: per-role 0 never seen, 1 seen, 2 visible
-         "info": {...}}                   # optional details shown on hover
+         "info": {...},                   # optional details shown on hover
+         "panel": {"title": ..., ...}}    # optional: opened beside the map when the cell is clicked
       ],
       "edges": [{"a": "c5", "b": "c6", "kind": "river",      # optional; "side" (0-5, the
                  "side": 0}],             # direction from a to b) draws an edge across a seam
@@ -26,7 +27,10 @@ draw, as a JSON-safe dict::
       "screens": [{"title": "Cities", "kind": "table", "rows": [...]}],   # optional extra
                                           # screens: kinds "table", "plots" (player fields over
                                           # time: "fields"), "techtree" ("tree" names the
-                                          # top-level key holding the layout; "players")
+                                          # top-level key holding the layout; "players"),
+                                          # "policies", "citystates" (docs/viewer.md); "data":
+                                          # top-level keys merged into the screen (its body,
+                                          # re-sent only when it changes)
     }
 
 A :class:`FrameEncoder` turns successive snapshots into **deltas** so long records stay small:

@@ -28,7 +28,8 @@ faith purchases), ``beliefs`` (the tenets acting in each city), ``pressure`` (re
 ``great_people`` (specialists, great people, great works, golden ages, tourism),
 ``units`` / ``cities`` / ``step`` (the turn),
 ``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
-``recorder`` (frames; the spec's ``GameStateRecorder``), ``moves`` / ``adapter`` (the game
+``recorder`` (frames; the spec's ``GameStateRecorder``) / ``screens`` (the viewer's 4X screens and
+city panels), ``moves`` / ``adapter`` (the game
 contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
 player may do this turn), ``text`` / ``news`` / ``orders`` / ``religion_text`` (the text view and
 text orders), ``bot``, ``pettingzoo_env``, ``citystates`` (the city states' round) / ``cs_relations``

@@ -32,8 +32,6 @@ import json
 import shutil
 import tempfile
 import zlib
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +39,9 @@ import jax
 import numpy as np
 
 from hexarena.core.frames import FrameEncoder, decode_frames, fog_runs, header
-from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors
-from hexarena.games.terranova.policies import adoptable
-from hexarena.games.terranova.policy_text import finisher_effects, policy_effects, tree_eras
+from hexarena.games.terranova.geometry import N_TILES, axial, neighbors
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
-from hexarena.games.terranova.victory import VICTORIES, spaceship_mask
 
 ROLES = ("red", "blue", "green", "yellow", "purple", "orange")
 TERRAIN_KEYS = ("ocean", "grassland", "plains", "desert", "tundra", "snow")
@@ -68,27 +63,6 @@ def river_edges(river: np.ndarray) -> list[dict[str, Any]]:
             if river[t] >> d & 1:
                 out.append({"a": f"t{t}", "b": f"t{nb[t, d]}", "kind": "river", "side": d})
     return out
-
-
-@cache
-def tech_tree() -> dict[str, Any]:
-    """The technology tree's layout (static): each tech's grid place, era, cost, prerequisites."""
-    tb = load_tables()
-    doc = json.loads(
-        resources.files("hexarena.games.terranova").joinpath("data", "technologies.json").read_text()
-    )
-    nodes = [
-        {
-            "name": t["name"],
-            "row": t["grid_row"],
-            "col": t["grid_col"],
-            "era": t["era"],
-            "cost": t["cost"],
-            "prereqs": [tb.tech(p) for p in t["prerequisites"]],
-        }
-        for t in doc["technologies"]
-    ]
-    return {"eras": doc["eras"], "nodes": nodes}
 
 
 def _player_fields(s: GameState, p: int, tb: Any) -> dict[str, Any]:
@@ -114,122 +88,13 @@ def _player_fields(s: GameState, p: int, tb: Any) -> dict[str, Any]:
     }
 
 
-@cache
-def policy_trees() -> list[dict[str, Any]]:
-    """The social policy trees (static): each tree's era and finisher, each policy's effects and
-    prerequisites (policy ids) in table order."""
-    tb = load_tables()
-    effects = policy_effects()
-    return [
-        {
-            "name": tree,
-            "era": era,
-            "finisher": finished,
-            "policies": [
-                {
-                    "id": int(i),
-                    "name": tb.policy_names[i],
-                    "effect": effects[i],
-                    "prereqs": [int(q) for q in np.flatnonzero(tb.policy_req[i])],
-                }
-                for i in np.flatnonzero(tb.policy_tree == t)
-            ],
-        }
-        for t, (tree, era, finished) in enumerate(
-            zip(tb.tree_names, tree_eras(), finisher_effects(), strict=True)
-        )
-    ]
-
-
-def _policies(s: GameState, tb: Any) -> dict[str, Any]:
-    """Per player: adopted and adoptable policy ids (the step's rule, evaluated in numpy)."""
-    have = np.asarray(s.players.policies, bool)
-    era = np.max(np.where(np.asarray(s.players.techs, bool), tb.tech_era, 0), axis=-1)
-    out = {}
-    for p, role in enumerate(ROLES):
-        legal = adoptable(have[p], era[p], np)
-        out[role] = {
-            "adopted": [int(i) for i in np.flatnonzero(have[p])],
-            "adoptable": [int(i) for i in np.flatnonzero(legal)],
-            "culture": round(float(s.players.culture[p]), 1),
-        }
-    return out
-
-
-def _screens(s: GameState, tb: Any) -> list[dict[str, Any]]:
-    """The viewer's 4X screens, each from data the state holds (a mechanic without data yet has
-    no screen): technologies, social policies, demographics, cities, victory."""
-    from hexarena.games.terranova.moves import buildable_names
-
-    names = buildable_names()
-    techs = {
-        role: {
-            "known": [int(t) for t in np.flatnonzero(s.players.techs[p])],
-            "researching": int(s.players.researching[p]),
-        }
-        for p, role in enumerate(ROLES)
-    }
-    cities = []
-    for p, role in enumerate(ROLES):
-        for c in np.flatnonzero(s.cities.exists[p]):
-            tile = int(s.cities.pos[p, c])
-            item = int(s.cities.constructing[p, c])
-            cities.append(
-                {
-                    "owner": role,
-                    "city": int(c),
-                    "at": f"({tile // COLS}, {tile % COLS})",
-                    "population": int(s.cities.pop[p, c]),
-                    "hit points": round(100 * float(s.cities.hp[p, c])),
-                    "building": names[item] if item >= 0 else "",
-                    "buildings": [tb.building_names[b] for b in np.flatnonzero(s.cities.buildings[p, c])],
-                }
-            )
-    sacked = np.asarray(s.players.has_sacked)
-    alive = np.asarray(s.cities.exists).any(1) | (np.asarray(s.units.kind) > 0).any(1)
-    parts = np.asarray(s.cities.buildings)[..., spaceship_mask()].any(1).sum(1)
-    tourism, lifetime = np.asarray(s.players.tourism), np.asarray(s.players.culture_total)
-    allies = (np.asarray(s.citystates.relationship) == 2).sum(0)
-    ahead = ((tourism > lifetime[None, :]) & ~np.eye(len(ROLES), dtype=bool)).sum(1)
-    victory = [
-        {
-            "player": role,
-            "science": f"{int(parts[p])} of {int(spaceship_mask().sum())} spaceship parts",
-            "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked",
-            "culture": f"tourism above the lifetime culture of {int(ahead[p])} rivals",
-            "allied city states": int(allies[p]),
-            "in the game": bool(alive[p]),
-        }
-        for p, role in enumerate(ROLES)
-    ]
-    kind = int(s.victory)
-    ended = f"; {ROLES[int(s.winner)]} won a {VICTORIES[kind]} victory" if kind > 0 else ""
-    return [
-        {"title": "Technologies", "kind": "techtree", "tree": "tech_tree", "players": techs},
-        {
-            "title": "Social policies",
-            "kind": "policies",
-            "trees": "policy_trees",
-            "players": _policies(s, tb),
-        },
-        {
-            "title": "Demographics",
-            "kind": "plots",
-            "fields": ["population", "production", "gold", "science", "culture", "military"],
-        },
-        {"title": "Cities", "kind": "table", "rows": cities},
-        {
-            "title": "Victory",
-            "kind": "table",
-            "rows": victory,
-            "note": f"round {int(s.turn)} of {int(s.turn_cap)}{ended}",
-        },
-    ]
-
-
 def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, Any]:
-    """A full frame of one game (numpy state): every tile, rivers, and a panel per player."""
+    """A full frame of one game (numpy state): every tile (a city's with its panel), rivers, a card
+    per player and the 4X screens (:mod:`.screens`)."""
+    from hexarena.games.terranova import screens  # imports the text helpers, which import ROLES from here
+
     tb = load_tables()
+    panels = screens.city_panels(state)
     s = state
     q, r = axial()
     lay, t = s.layers, s.tiles
@@ -267,6 +132,7 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
             p, c = cities[i]
             cell["label"] = str(int(s.cities.pop[p, c]))
             icons.append("capital" if s.cities.capital[p, c] else "city")
+            cell["panel"] = panels[(p, c)]
         if i in units_at:
             icons.extend(units_at[i])
         if icons:
@@ -284,9 +150,7 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
         "fog": {role: fog_runs(vis[p].tobytes().decode("ascii")) for p, role in enumerate(ROLES)},
         "players": players,
         "panels": {"Turn": {"round": int(s.turn), "to_move": ROLES[int(s.player)]}},
-        "tech_tree": tech_tree(),
-        "policy_trees": policy_trees(),
-        "screens": _screens(s, tb),
+        **screens.screens(s),
     }
 
 

@@ -95,8 +95,14 @@ function bindMap() {
     View.viewBox = [px - (px - x) * k, py - (py - y) * k, w * k, hgt * k];
     applyViewBox();
   }, { passive: false });
-  let drag = null;
-  svg.addEventListener("mousedown", (ev) => { drag = [ev.clientX, ev.clientY, View.viewBox.slice()]; });
+  let drag = null, down = null;
+  svg.addEventListener("mousedown", (ev) => { drag = [ev.clientX, ev.clientY, View.viewBox.slice()]; down = [ev.clientX, ev.clientY]; });
+  svg.addEventListener("click", (ev) => { // a click, not the end of a drag, on a cell with a panel opens it
+    if (down && Math.hypot(ev.clientX - down[0], ev.clientY - down[1]) > 4) return;
+    const g = ev.target.closest && ev.target.closest(".cell");
+    const c = g ? View.cur.cells[Number(g.dataset.i)] : undefined;
+    if (c && isRecord(c.panel)) pickCell(c.id);
+  });
   window.addEventListener("mouseup", () => { drag = null; });
   window.addEventListener("mousemove", (ev) => {
     if (!drag) return;
@@ -191,6 +197,7 @@ function refresh(data) {
   if (View.model.ids.length !== cells) buildMap();
   View.shown = [];
   View.edgesRef = View.playersRef = View.panelsRef = View.fogRef = View.screensRef = null;
+  View.pickRef = undefined;
   buildRecordViews();
   render(following ? View.model.snaps.length - 1 : Math.min(View.step, View.model.snaps.length - 1));
 }

@@ -178,6 +178,7 @@ function buildMap() {
     cells: el("g", { id: "cells" }, root), borders: el("g", { id: "borders" }, root),
     regions: el("path", { id: "regions" }, root), edges: el("g", { id: "edges" }, root),
     fog: el("g", { id: "fog-layer" }, root), hover: el("path", { id: "hover" }, root),
+    picked: el("path", { id: "picked" }, root),
   };
   View.fogNodes = [];
   View.groups = View.model.ids.map((id, i) => el("g", { class: "cell", "data-i": i }, View.layers.cells));
@@ -231,7 +232,8 @@ function render(s) {
   if (snap.top.edges !== View.edgesRef) { drawEdges(snap.top.edges); View.edgesRef = snap.top.edges; }
   if (snap.top.players !== View.playersRef) { renderPlayers(snap.top.players); View.playersRef = snap.top.players; }
   if (snap.top.panels !== View.panelsRef) { renderPanels(snap.top.panels); View.panelsRef = snap.top.panels; }
-  if (snap.top.screens !== View.screensRef) { renderScreens(snap); View.screensRef = snap.top.screens; }
+  if (screensChanged(snap)) renderScreens(snap);
+  renderPick();
   renderStatus();
   markMover();
   markChart();

@@ -79,6 +79,7 @@ const View = {
   cornerOffset: -30, nbr: null, viewBox: null, homeBox: null, // geometry, neighbour table, zoom
   edgesRef: null, playersRef: null, panelsRef: null, fogRef: null, screensRef: null, // drawn last
   screen: "", screenRole: "", // the screen shown and the player it shows
+  picked: null, pickRef: undefined, // the cell whose panel is open (its id) and its cell as drawn
   chartX: null, chartCursor: null, logRows: null, logCurrent: null, // score chart and move log
   roleColour: new Map(), hoverIndex: undefined, stopFollowing: false,
 };

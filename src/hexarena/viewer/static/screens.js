@@ -1,21 +1,44 @@
-/* hexarena replay viewer, part 4 of 5: a game's extra screens (frame key "screens").
+/* hexarena replay viewer, part 4 of 5: a game's extra screens (frame key "screens") and the panel
+ * of a picked cell (a cell's "panel", opened by clicking it on the map or its row in a table).
  * Data-driven: each screen is {title, kind, ...} and SCREEN_KINDS maps a kind to its renderer,
  * so a game adds a screen by writing it into its frames (a new kind needs one function here).
- * Kinds: "table" (rows, note), "plots" (player fields over time), "techtree" (tree, players),
- * "policies" (trees: the frame key of the policy trees; players: adopted and adoptable ids). */
+ * A screen's changing body may live under its own top-level key ("data": the key), so that a
+ * frame re-sends only the bodies that changed.
+ * Kinds: "table" (rows, or sections: [{title, rows}]; note; cells: the map cell of each row),
+ * "plots" (player fields over time), "techtree" (tree, players), "policies" (trees: the frame key
+ * of the policy trees; players: adopted and adoptable ids; culture per player), "citystates"
+ * (states: quest, leader, ally, influence and standing of each player, -1 not met .. 2 ally;
+ * sites: the frame key of their names and places; players; friend and ally thresholds). */
 "use strict";
 
 const SCREEN_KINDS = {
-  table: (screen) => h("div", {}, panelBody(screen.rows || []), screen.note ? h("p", { className: "note" }, screen.note) : null),
+  table: tableScreen,
   plots: plotsScreen,
   techtree: techTreeScreen,
   policies: policiesScreen,
+  citystates: cityStatesScreen,
 };
 const PER_PLAYER_KINDS = new Set(["techtree", "policies"]);
 
+/** The top-level keys holding a screen's body ("data": a key or a list of keys). */
+const dataKeys = (x) => (Array.isArray(x.data) ? x.data : x.data != null ? [x.data] : []);
+/** The screens of a step, each with its body (the top-level keys it names) merged in. */
+function screensOf(snap) {
+  const listed = Array.isArray(snap.top.screens) ? snap.top.screens.filter((x) => x && SCREEN_KINDS[x.kind]) : [];
+  return listed.map((x) => Object.assign({}, x, ...dataKeys(x).map((k) => (isRecord(snap.top[k]) ? snap.top[k] : {}))));
+}
+/** What the screens of a step are drawn from: redraw when any of it changed. */
+function screensChanged(snap) {
+  const refs = [snap.top.screens];
+  for (const x of Array.isArray(snap.top.screens) ? snap.top.screens : []) if (x) refs.push(...dataKeys(x).map((k) => snap.top[k]));
+  const same = View.screensRef && refs.length === View.screensRef.length && refs.every((r, i) => r === View.screensRef[i]);
+  View.screensRef = refs;
+  return !same;
+}
+
 function renderScreens(snap) {
   const sec = document.getElementById("screens-sec");
-  const screens = Array.isArray(snap.top.screens) ? snap.top.screens.filter((x) => x && SCREEN_KINDS[x.kind]) : [];
+  const screens = screensOf(snap);
   sec.hidden = !screens.length;
   if (!screens.length) return;
   if (!screens.some((x) => x.title === View.screen)) View.screen = screens[0].title;
@@ -32,6 +55,97 @@ function renderScreens(snap) {
   const body = document.getElementById("screen");
   body.dataset.kind = screen.kind;
   body.replaceChildren(PER_PLAYER_KINDS.has(screen.kind) ? pick : "", SCREEN_KINDS[screen.kind](screen, snap));
+}
+
+/** Rows as a grid (or titled sections of rows); with ``cells``, a row click picks its map cell. */
+function tableScreen(screen) {
+  const grid = (rows, cells) => {
+    const t = panelBody(rows || []);
+    if (Array.isArray(cells) && t.tagName === "TABLE") {
+      [...t.rows].slice(1).forEach((tr, i) => {
+        if (!cells[i]) return;
+        tr.className = cells[i] === View.picked ? "pickable picked" : "pickable";
+        tr.dataset.cell = cells[i];
+        tr.onclick = () => pickCell(cells[i]);
+      });
+    }
+    return t;
+  };
+  const parts = Array.isArray(screen.sections)
+    ? screen.sections.map((sec) => {
+      const box = h("div", { className: "section" }, h("h4", {}, sec.title, h("small", {}, ` ${(sec.rows || []).length}`)), grid(sec.rows, sec.cells));
+      box.dataset.title = sec.title;
+      return box;
+    })
+    : [grid(screen.rows, screen.cells)];
+  return h("div", {}, ...parts, screen.note ? h("p", { className: "note" }, screen.note) : null);
+}
+
+/** City states: one row each with the influence of every player as a bar (outlined: friend,
+ * filled dark edge: ally), the quest and who leads it, the ally. */
+function cityStatesScreen(screen, snap) {
+  const players = screen.players || View.data.roles, sites = snap.top[screen.sites] || [];
+  const states = (Array.isArray(screen.states) ? screen.states : []).map((x, k) => Object.assign({}, sites[k], x));
+  const friend = Number(screen.friend) || 30, ally = Number(screen.ally) || 60;
+  const top = Math.max(ally * 1.25, ...states.flatMap((x) => x.influence || []));
+  const head = h("tr", {}, h("th", {}, "city state"), h("th", {}, "quest (leader)"), h("th", {}, "ally"),
+    h("th", {}, `influence (friend ${friend}, ally ${ally})`));
+  const t = h("table", { className: "grid citystates" }, head);
+  for (const x of states) {
+    const W = 120, bh = 5, svg = el("svg", { class: "influence", viewBox: `0 0 ${W} ${players.length * (bh + 1)}`, width: W, height: players.length * (bh + 1) });
+    const X = (v) => (Math.max(0, v) / top) * W;
+    for (const mark of [friend, ally]) el("line", { x1: X(mark), x2: X(mark), y1: 0, y2: players.length * (bh + 1), class: "mark" }, svg);
+    players.forEach((role, i) => {
+      const v = (x.influence || [])[i] || 0, status = (x.status || [])[i] || 0;
+      const bar = el("rect", { x: 0, y: i * (bh + 1), width: Math.max(v > 0 ? 1 : 0, X(v)), height: bh, fill: roleColour(role),
+        class: ["none", "friend", "ally"][status] || "none", "data-role": role }, svg);
+      el("title", {}, bar).textContent = `${role}: influence ${fmt(v)}${status === 2 ? " (ally)" : status === 1 ? " (friend)" : ""}` +
+        (status < 0 ? " (not met)" : "");
+    });
+    const sw = h("span", { className: "swatch" });
+    if (x.ally) sw.style.background = roleColour(x.ally);
+    const row = h("tr", {}, h("td", {}, h("b", {}, x.name), h("br"), h("small", {}, `${x.type} ${x.at}`)),
+      h("td", {}, x.quest, h("br"), h("small", {}, x.leader ? `${x.leader} ${fmt(x.lead)}` : "nobody yet")),
+      h("td", {}, x.ally ? sw : "", x.ally ? ` ${x.ally}` : "none"), h("td", {}, svg));
+    row.dataset.citystate = x.name;
+    t.append(row);
+  }
+  const friends = states.reduce((n, x) => n + (x.status || []).filter((v) => v === 1).length, 0);
+  const allied = states.filter((x) => x.ally).length;
+  const legend = h("div", { className: "cs-legend" }, ...players.map((role) => {
+    const sw = h("span", { className: "swatch" });
+    sw.style.background = roleColour(role);
+    return h("span", { className: "legend-item" }, sw, role);
+  }));
+  return h("div", {}, h("p", { className: "note" }, `${states.length} city states, ${allied} allied, ${friends} friendships; ` +
+    "a bar per player (faded: neutral, outlined: ally)"), legend, t);
+}
+
+/* ------------------------------------------------------------ picked cell --- */
+/** Show the panel of map cell ``id`` (a city, say) and mark it on the map. */
+function pickCell(id) {
+  View.picked = id;
+  View.pickRef = undefined;
+  View.screensRef = null; // the tables mark the picked row
+  render(View.step);
+  const sec = document.getElementById("pick-sec");
+  if (!sec.hidden) sec.scrollIntoView({ block: "nearest" });
+}
+function renderPick() {
+  const sec = document.getElementById("pick-sec"), i = View.model.index.get(View.picked);
+  const c = i === undefined ? undefined : View.cur.cells[i];
+  if (View.picked == null) { sec.hidden = true; View.layers.picked.setAttribute("d", ""); return; }
+  if (c === View.pickRef && !sec.hidden) return;
+  View.pickRef = c;
+  sec.hidden = false;
+  const panel = c && isRecord(c.panel) ? c.panel : null;
+  const close = h("button", { className: "close", title: "Close", textContent: "×", onclick: () => { View.picked = null; View.screensRef = null; render(View.step); } });
+  const title = panel && panel.title != null ? String(panel.title) : View.picked;
+  const t = h("table", { className: "kv" });
+  for (const [k, v] of Object.entries(panel || {})) if (k !== "title") t.append(h("tr", {}, h("th", {}, k), h("td", {}, valueCell(v))));
+  document.getElementById("pick").replaceChildren(panel ? t : h("p", { className: "none" }, "nothing here at this step"));
+  document.getElementById("pick-title").replaceChildren(title, close);
+  View.layers.picked.setAttribute("d", c ? boundaries(View.cur.cells, (x) => (x === c ? 0 : null)).get(0) || "" : "");
 }
 
 /** One small line chart per player field, over every step; the current step is marked. */
@@ -117,6 +231,7 @@ function policiesScreen(screen, snap) {
     return h("div", { className: done ? "policy-tree finished" : "policy-tree", title: `finishing ${tree.name}: ${tree.finisher}` },
       h("h4", {}, tree.name, h("small", {}, ` ${tree.era}`)), h("ul", {}, ...items));
   });
-  const note = `${View.screenRole}: ${adopted.size} adopted, ${adoptable.size} adoptable now, culture ${fmt(mine.culture)}`;
+  const culture = isRecord(screen.culture) ? screen.culture[View.screenRole] : mine.culture;
+  const note = `${View.screenRole}: ${adopted.size} adopted, ${adoptable.size} adoptable now, culture ${fmt(culture)}`;
   return h("div", {}, h("p", { className: "note" }, note), h("div", { className: "policy-trees" }, ...columns));
 }
