@@ -50,6 +50,9 @@ def test_recorded_map_is_drawn_with_rivers_units_and_fog(open_record, start_reco
     assert all("fog" not in c for c in frame["cells"])  # fog is stored once per player, not per cell
     unseen = fog_digits(frame["fog"]["red"]).count("0")
     assert page.locator(".fog.unseen").count() == unseen > 0
+    settler = next(i for i, c in enumerate(frame["cells"]) if "red:settler" in c.get("icons", []))
+    page.hover(f".cell[data-i='{settler}']")
+    assert f"({settler // 66}, {settler % 66})" in page.text_content("#tip .tip-head")  # as orders write it
     layers = page.eval_on_selector("#map-root", "root => [...root.children].map((layer) => layer.id)")
     assert layers.index("fog-layer") > layers.index("edges")  # rivers in the dark stay hidden
     page.screenshot(path=str(tmp_path / "terranova.png"))

@@ -5,6 +5,8 @@ draw, as a JSON-safe dict::
 
     {
       "layout": "pointy" | "flat",        # hex orientation; cells use axial (q, r)
+      "rowcol": 66,                       # optional: the cells are in row-major order, this many
+                                          # a row; the viewer names a cell (row, col), not (q, r)
       "cells": [                          # every hex drawn, each with a unique "id"
         {"id": "c5", "q": 2, "r": 4,
          "terrain": "forest",             # a style key the viewer colours (free vocabulary)

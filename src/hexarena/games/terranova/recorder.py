@@ -39,7 +39,7 @@ import jax
 import numpy as np
 
 from hexarena.core.frames import FrameEncoder, decode_frames, fog_runs, header
-from hexarena.games.terranova.geometry import N_TILES, axial, neighbors
+from hexarena.games.terranova.geometry import COLS, N_TILES, axial, neighbors
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import CULTURE, PROD, SCIENCE, load_tables
 
@@ -145,6 +145,7 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
     vis = np.asarray(t.visibility).astype(np.uint8) + ord("0")
     return {
         "layout": "pointy",
+        "rowcol": COLS,  # cells in tile order: the viewer names them (row, col) as the text view does
         "cells": cells,
         "edges": river_edges(lay.river),
         "fog": {role: fog_runs(vis[p].tobytes().decode("ascii")) for p, role in enumerate(ROLES)},

@@ -285,7 +285,9 @@ function showDetails(i) {
   const fogs = View.data.roles.map((r) => [r, fogOf(i, c, r)]).filter(([, f]) => f !== undefined);
   if (fogs.length) row("fog", fogs.map(([r, f]) => `${r}: ${["unseen", "seen", "visible"][f] || f}`));
   for (const [k, v] of Object.entries(isRecord(c.info) ? c.info : {})) if (c[k] !== v) row(k, v); // no repeats
-  tip.replaceChildren(h("div", { className: "tip-head" }, `${c.id}`, h("span", { className: "qr" }, ` (${c.q}, ${c.r})`)), t);
+  // a game whose cells come in row-major order names them (row, col), as its text does
+  const cols = View.cur.top.rowcol, where = cols > 0 ? `(${Math.floor(i / cols)}, ${i % cols})` : `(${c.q}, ${c.r})`;
+  tip.replaceChildren(h("div", { className: "tip-head" }, `${c.id}`, h("span", { className: "qr" }, ` ${where}`)), t);
   tip.hidden = false;
   const mine = c.region != null ? (x) => (x.region === c.region ? 0 : null) : (x) => (x === c ? 0 : null);
   View.layers.hover.setAttribute("d", boundaries(View.cur.cells, mine).get(0) || "");
