@@ -45,7 +45,11 @@ def test_bot_settles_where_its_options_allow_and_orders_every_city_slot():
     assert move["units"]["0"]["categories"][0] in ("settle", "move")
     assert set(move["build"]) == {str(c) for c in range(10)}  # a city founded this move starts at once
     sites = site_values(view.view, 0)
-    assert np.isfinite(sites).any() and not np.isfinite(sites[view.view["visibility_map"].ravel() == 0]).any()
+    seen = view.view["visibility_map"].ravel() > 0
+    water = seen & ~np.isin(view.view["elevation_map"].ravel(), (1, 2))
+    assert not np.isfinite(sites[water]).any()  # never on seen water or mountains
+    # unseen tiles are guesses, discounted: a seen good site beats them
+    assert np.isfinite(sites[~seen]).any() and sites[~seen].max() < sites[seen].max()
 
 
 def test_bot_ranks_every_policy_culture_first_then_tree_by_tree():
@@ -68,12 +72,14 @@ def test_bot_takes_its_favourite_pantheon_once_it_has_the_faith():
 
     import jax.numpy as jnp
 
-    from hexarena.games.terranova.bot import PANTHEONS, tenet_order
+    from hexarena.games.terranova.bot import PANTHEONS
+    from hexarena.games.terranova.bot_religion import tenet_order
     from hexarena.games.terranova.tables import load_tables
 
     tb = load_tables()
-    assert sorted(tenet_order()) == sorted(tb.tenet_names) and tenet_order()[0] == PANTHEONS[0]
     state = TerraNovaState.new(seed=3, turn_cap=30)
+    order = tenet_order(state.query_game("red").environment.view, 0, PANTHEONS)
+    assert sorted(order) == sorted(tb.tenet_names) and order[0] == PANTHEONS[0]
     for i, role in enumerate(
         state.all_roles()
     ):  # round 0: everyone founds a capital (a pantheon needs a city)
