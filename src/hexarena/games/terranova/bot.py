@@ -188,7 +188,7 @@ def plan(
         "units": orders,
         "build": build,
         "work": work,
-        "trade": peace_plan(obs, me),
+        "trade": peace_plan(obs, me, opts),
     }
 
 
