@@ -83,9 +83,11 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
 class HeuristicPlayer(SeededPlayer):
     """Expands to six cities (the capital trains settlers, which walk to the best site near by),
     researches the cheapest open tech, adopts culture and expansion policies first
-    (:data:`POLICY_FIRST`), takes an empire-wide pantheon (:data:`PANTHEONS`), works
-    production-heavy tiles while training settlers without letting a city starve, gives new
-    cities culture and faith buildings, improves land, explores.
+    (:data:`POLICY_FIRST`), takes an empire-wide pantheon (:data:`PANTHEONS`) and then the
+    tenets worth most to it (:mod:`.bot_religion`), works production-heavy tiles while training
+    settlers without letting a city starve, gives new cities culture and faith buildings, builds
+    caravans for its route slots and sends them to city states (:mod:`.bot_caravans`), takes fair
+    deals and makes peace when losing (:mod:`.bot_trade`), improves land, explores.
 
     Each endpoint has its own function (:func:`policy_order`, :func:`tenet_order`,
     :func:`build_order`, :func:`work_ranking`, :func:`site_values`), so a mechanic that lands
