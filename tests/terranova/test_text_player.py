@@ -1,6 +1,8 @@
 """A scripted player that reads only ``render_text`` and answers text orders plays a whole game
-without an invalid order: it founds cities, researches, builds and adopts policies. The other five seats answer
-``pass`` (every endpoint follows the default, the heuristic bot's preferences)."""
+without an invalid order: it founds cities, researches, builds, adopts policies and trades (answers
+the offers its text shows, makes the offers its text suggests, sends caravans to the city states
+and cities its text lists). The other five seats answer ``pass`` (every endpoint follows the
+default, the heuristic bot's preferences)."""
 
 from __future__ import annotations
 
@@ -10,13 +12,55 @@ import numpy as np
 import pytest
 
 import hexarena
+from hexarena.games.terranova.geometry import COLS, distance_np
 from hexarena.games.terranova.tables import load_tables
 
 UNIT = re.compile(r"^Unit (\d+) (\w+) at \((\d+), (\d+)\)")
 CITY = re.compile(r"^City (\d+) \(")
 PLACE = re.compile(r"\((\d+), (\d+)\)")
 ADOPTABLE = re.compile(r"^  (\w+) \((\w+)\): ")
-WANTED = ("monument", "settler", "worker", "granary", "library", "warrior")
+WANTED = ("monument", "settler", "caravan", "worker", "granary", "library", "warrior")
+OFFER_FROM = re.compile(r"^Offer from (\w+): (.+) for your (.+) \(answer")
+MAY_OFFER = re.compile(
+    r"^You may offer a deal .*; to (\w+) you could give (.+) and ask (.+) \(e\.g\. '(.+)'\)\.$"
+)
+CITY_AT = re.compile(r"^City \d+ \(\w+\) at \((\d+), (\d+)\)")
+ROUTE_RANGE = 15  # the text: "a city within 15 tiles"
+
+
+def trade_orders(lines: list[str]) -> list[str]:
+    """Answer every offer shown (deny those asking for gold, accept the rest); make an offer to the
+    player the text suggests: an embassy for an embassy, else a resource for a resource, else the
+    text's own example."""
+    orders = []
+    for line in lines:
+        if m := OFFER_FROM.match(line):
+            orders.append(f"{'deny' if 'gold' in m.group(3) else 'accept'} {m.group(1)}")
+        elif m := MAY_OFFER.match(line):
+            give, ask = m.group(2).split(", "), m.group(3).split(", ")
+            goods = [
+                [i for i in items if i not in ("peace", "5 gold/turn", "embassy")] for items in (give, ask)
+            ]
+            if "embassy" in give and "embassy" in ask:
+                orders.append(f"offer {m.group(1)}: embassy for embassy")
+            elif all(goods):
+                orders.append(f"offer {m.group(1)}: {goods[0][0]} for {goods[1][0]}")
+            else:
+                orders.append(m.group(4))
+    return orders
+
+
+def caravan_order(slot: str, row: int, col: int, lines: list[str]) -> str | None:
+    """A caravan's route: another city of ours within range. (Not a city state: the text lists the
+    city states met, but a route needs the city state's own tile seen, which the text does not
+    say, and it lists no destinations for a caravan.)"""
+    here = row * COLS + col
+    for line in lines:
+        if (m := CITY_AT.match(line)) is not None:
+            r, c = int(m.group(1)), int(m.group(2))
+            if 0 < distance_np(here, r * COLS + c) < ROUTE_RANGE:
+                return f"unit {slot} send {r},{c}"
+    return None
 
 
 def orders_from_text(text: str) -> str:
@@ -39,7 +83,10 @@ def orders_from_text(text: str) -> str:
             reach = lines[i + 2] if i + 2 < len(lines) and lines[i + 2].startswith("  Reach") else ""
             if detail.startswith("  Busy"):
                 continue
-            if "settle here" in detail and kind == "settler":
+            if kind == "caravan":  # it trades from the city it stands in: it never walks away
+                send = "send_caravan" in detail and caravan_order(slot, int(unit[3]), int(unit[4]), lines)
+                orders += [send] if send else []
+            elif "settle here" in detail and kind == "settler":
                 orders.append(f"unit {slot} settle")
             elif kind == "worker" and "build " in detail:
                 build = detail.split("build ", 1)[1].split(";")[0].split(",")[0].strip(" .")
@@ -53,18 +100,22 @@ def orders_from_text(text: str) -> str:
             items = [item.split(" ")[0] for item in offer.split(": ", 1)[1].split(", ")]
             wanted = [w for w in WANTED if w in items and (w != "settler" or n_cities < 4)]
             orders.append(f"city {city.group(1)} build {(wanted or items)[0]}")
-    return "; ".join(orders) or "pass"
+    return "; ".join(orders + trade_orders(lines)) or "pass"
 
 
 def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int, str]:
-    """The finished game, red's number of moves and every report of what red's last move did."""
+    """The finished game, red's number of moves and every report of what red's last move did and
+    of the trade it was shown (deals agreed, caravans and their routes)."""
     state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
     moves, did = 0, []
     while not state.is_over():
         role = state.roles[0]
         text = state.query_game(role).render_text(role) if role == "red" else "pass"
         answer = orders_from_text(text) if role == "red" else text
-        did += [line for line in text.splitlines() if line.startswith("Your last move did:")]
+        reports = ("Your last move did:", "Caravans:", "Deals (")
+        did += [line for line in text.splitlines() if line.startswith(reports) or "Deal agreed" in line]
+        if role == "red" and re.search(r"\b(offer|accept) ", answer):
+            did.append(f"Trade orders: {answer}")
         nxt = state.apply(state.parse_move(answer))
         assert nxt.message is None, f"round {state.rounds_played()}: {answer!r} rejected: {nxt.message}"
         moves += role == "red"
@@ -97,3 +148,8 @@ def test_text_player_plays_100_rounds_without_an_invalid_order():
     state, moves, did = play(100)
     assert moves == 100
     _check(state, did, min_cities=3, min_techs=8)
+    # it traded: a deal its orders made or accepted ran, and a caravan it sent opened a route
+    assert "Trade orders: " in did and "Deal agreed with" in did and "Deals (" in did
+    assert re.search(r"unit \d+ send", did) and re.search(r"routes: unit \d+ to", did)
+    final = state.environment.state
+    assert (np.asarray(final.trade.route_to_player[0]) >= 0).any()

@@ -32,7 +32,8 @@ faith purchases), ``beliefs`` (the tenets acting in each city), ``pressure`` (re
 city panels), ``moves`` / ``adapter`` (the game
 contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
 player may do this turn), ``text`` / ``news`` / ``orders`` / ``religion_text`` (the text view and
-text orders), ``bot``, ``pettingzoo_env``, ``citystates`` (the city states' round) / ``cs_relations``
+text orders), ``bot`` (with ``bot_religion``: tenets by value, ``bot_caravans``: trade routes,
+``bot_trade``: deals), ``pettingzoo_env``, ``citystates`` (the city states' round) / ``cs_relations``
 (what relationships and contacts give) / ``espionage`` (spies) / ``victory`` (World Congress and the
 four victories) / ``citystate_text`` (their text-view section). Using it as a player, an RL library
 or a viewer: docs/terranova.md.

@@ -12,6 +12,8 @@ import numpy as np
 
 from hexarena.core.contract import GameState
 from hexarena.core.players import RandomPlayer, Reply, SeededPlayer
+from hexarena.games.terranova.bot_caravans import caravan_order, wants_caravan
+from hexarena.games.terranova.bot_religion import tenet_order
 from hexarena.games.terranova.bot_trade import peace_plan
 from hexarena.games.terranova.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.state import MAX_CITIES
@@ -48,8 +50,9 @@ POLICY_TREES = (
     "honor",
 )
 # pantheons that help every city of a growing empire come first (food and faster borders, +1
-# production a city, the capital's all-round yields, happiness, connected cities), then the rest
-# in table order; a pantheon another player took is skipped by the resolver
+# production a city, the capital's all-round yields, happiness, connected cities), then every
+# tenet by the yields it would give now (:func:`.bot_religion.tenet_order`); a tenet another
+# player took is skipped by the resolver
 PANTHEONS = (
     "religious_settlements",
     "god_of_craftsmen",
@@ -59,12 +62,18 @@ PANTHEONS = (
     "ancestor_worship",
 )
 MAX_WANTED_CITIES = 6
+# worked tiles' value per yield (food, production, gold, ...) in a city training a settler and in
+# one growing; the food surplus kept while training a settler (pop 2+)
+SETTLING_WEIGHTS = (2.5, 3.0, 1.0, 0, 0, 0, 0)
+GROWING_WEIGHTS = (3.0, 2.0, 1.0, 0, 0, 0, 0)
+SETTLING_SURPLUS = 0
 SETTLER_PRODUCTION = 4  # a city making less builds for itself (a settler would take 12+ turns)
 TOP = 12  # ranked targets per unit (keeps moves small)
 # a settler's walk: each tile costs about what a good tile of the new city gives (a turn of walking
 # is a turn of that city's yields lost), sites further than MAX_WALK are not considered, and one
 # GOOD_ENOUGH as the goal's site is settled on the way
 WALK_COST, MAX_WALK, GOOD_ENOUGH = 8.0, 8, 0.8
+UNSEEN_SITE = 0.7  # an unseen site's value, relative to a seen one like it
 
 
 def _tiles(rowcol: np.ndarray) -> np.ndarray:
@@ -74,9 +83,11 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
 class HeuristicPlayer(SeededPlayer):
     """Expands to six cities (the capital trains settlers, which walk to the best site near by),
     researches the cheapest open tech, adopts culture and expansion policies first
-    (:data:`POLICY_FIRST`), takes an empire-wide pantheon (:data:`PANTHEONS`), works
-    production-heavy tiles while training settlers without letting a city starve, gives new
-    cities culture and faith buildings, improves land, explores.
+    (:data:`POLICY_FIRST`), takes an empire-wide pantheon (:data:`PANTHEONS`) and then the
+    tenets worth most to it (:mod:`.bot_religion`), works production-heavy tiles while training
+    settlers without letting a city starve, gives new cities culture and faith buildings, builds
+    caravans for its route slots and sends them to city states (:mod:`.bot_caravans`), takes fair
+    deals and makes peace when losing (:mod:`.bot_trade`), improves land, explores.
 
     Each endpoint has its own function (:func:`policy_order`, :func:`tenet_order`,
     :func:`build_order`, :func:`work_ranking`, :func:`site_values`), so a mechanic that lands
@@ -142,6 +153,8 @@ def plan(
         d = distance_np(all_tiles, pos)
         if name == "settler":
             orders[str(slot)] = _settler(pos, d, sites, claimed, opts, int(slot))
+        elif name == "caravan":
+            orders[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
             owned = obs["player_cities"]["ownership_map"][me].reshape(len(cities["city_ids"][me]), -1) >= 2
             bare = owned.any(0) & (obs["improvement_map"].reshape(-1) == 0)
@@ -157,7 +170,7 @@ def plan(
             categories = ["combat", "move"] if near_enemy.any() else ["move"]
             orders[str(slot)] = {"categories": categories, "targets": _best(value, near_enemy | frontier)}
     constructing = np.asarray(cities["is_constructing"])[mine]
-    builds = build_order(len(mine), kinds[me], constructing)
+    builds = build_order(len(mine), kinds[me], constructing, wants_caravan(obs, me))
     # every slot gets an order, so a city founded during this very move starts at once (on a
     # monument: a new city's first build is locked in, and a settler would take it 20+ turns);
     # settlers come from the capital and from cities making SETTLER_PRODUCTION or more
@@ -173,11 +186,11 @@ def plan(
     return {
         "tech": techs,
         "policy": list(policy_order()),
-        "tenet": list(tenet_order()),
+        "tenet": list(tenet_order(obs, me, PANTHEONS)),
         "units": orders,
         "build": build,
         "work": work,
-        "trade": peace_plan(obs, me),
+        "trade": peace_plan(obs, me, opts),
     }
 
 
@@ -193,11 +206,11 @@ def work_ranking(obs: dict[str, Any], me: int, city: int, settling: bool) -> lis
     ring = work_area()[centre, 1:]
     owned = cities["ownership_map"][me][city].reshape(-1)[np.maximum(ring, 0)] == 2
     y = obs["yield_map_players"].reshape(-1, 7)[np.maximum(ring, 0)]
-    weights = np.array([2.5, 3, 1, 0, 0, 0, 0]) if settling else np.array([3.0, 2, 1, 0, 0, 0, 0])
+    weights = np.array(SETTLING_WEIGHTS if settling else GROWING_WEIGHTS)
     value = np.where((ring >= 0) & owned, y @ weights, -np.inf)
     pop = int(cities["population"][me][city])
     food_in = float(np.asarray(cities["city_center_yields"])[city][0])
-    surplus = 0 if settling and pop > 1 else 1
+    surplus = SETTLING_SURPLUS if settling and pop > 1 else 1
     chosen = np.argsort(-value, kind="stable")[:pop]
     for food_weight in (1.0, 2.0, 4.0, 8.0):
         if food_in + y[chosen, 0].sum() >= 2 * pop + surplus:
@@ -217,13 +230,6 @@ def policy_order() -> tuple[str, ...]:
     return (*POLICY_FIRST, *(p for p in rest if p not in POLICY_FIRST))
 
 
-def tenet_order() -> tuple[str, ...]:
-    """All 91 tenets ranked: :data:`PANTHEONS` first, the others in table order (the resolver
-    takes the first one legal now, so only a pantheon can be chosen until religions are founded)."""
-    names = load_tables().tenet_names
-    return (*PANTHEONS, *(t for t in names if t not in PANTHEONS))
-
-
 def site_values(obs: dict[str, Any], me: int) -> np.ndarray:
     """(H,) how good each tile is for a new city (-inf where a city may not or should not go):
     the yields of its first two rings (unseen tiles count as average), on seen land, away from
@@ -240,8 +246,12 @@ def site_values(obs: dict[str, Any], me: int) -> np.ndarray:
     known = _tiles(pc["city_rowcols"][pc["city_ids"] > 0])
     cs = _tiles(obs["citystate_info"]["city_rowcols"])
     taken = np.concatenate([known, cs[cs >= 0]])
-    ok = (vis > 0) & ((elev == 1) | (elev == 2)) & (obs["nw_map"].reshape(-1) == 0)
-    ok &= obs["cs_ownership_map"].reshape(-1) == 0
+    land = (vis > 0) & ((elev == 1) | (elev == 2)) & (obs["nw_map"].reshape(-1) == 0)
+    # an unseen tile is a guess (a settler walking there sees it before it arrives): it counts,
+    # discounted, so a settler whose seen surroundings are all taken still has somewhere to go
+    ok = land | (vis == 0)
+    value = np.where(vis > 0, value, UNSEEN_SITE * value)
+    ok &= obs["cs_ownership_map"].reshape(-1) <= 0  # -1: unseen
     owners = pc["ownership_map"].reshape(pc["ownership_map"].shape[0], -1, N_TILES).max(1) >= 2
     ok &= ~np.delete(owners, me, axis=0).any(0)
     if len(taken):
@@ -278,9 +288,12 @@ def _settler(
     return {"categories": categories, "targets": [int(t) for t in towards]}
 
 
-def build_order(n_cities: int, my_kinds: np.ndarray, constructing: np.ndarray) -> list[str]:
+def build_order(
+    n_cities: int, my_kinds: np.ndarray, constructing: np.ndarray, caravan: bool = False
+) -> list[str]:
     """A defender when there is none, settlers up to six cities (counting those under way), a
-    worker per three cities, then culture, faith, food, science and defence buildings."""
+    worker per three cities, then culture (a monument), a caravan when ``caravan`` (a route slot
+    is free: the build cap stops more than the slots), faith, food, science and defence buildings."""
     tb = load_tables()
     settler_item = BUILDING_SLOTS + tb.unit("settler") - 1
     have = {name: int((my_kinds == tb.unit(name)).sum()) for name in ("settler", "worker")}
@@ -292,7 +305,10 @@ def build_order(n_cities: int, my_kinds: np.ndarray, constructing: np.ndarray) -
         order.append("settler")
     if have["worker"] < n_cities // 3:
         order.append("worker")
-    return order + [b for b in BUILD_ORDER if b not in order]
+    rest = [b for b in BUILD_ORDER if b not in order]
+    if caravan:
+        rest.insert(rest.index("monument") + 1, "caravan")
+    return order + rest
 
 
 def _best(value: np.ndarray, mask: np.ndarray) -> list[int]:

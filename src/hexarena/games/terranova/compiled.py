@@ -34,6 +34,9 @@ PRESENTATION = frozenset(
     {
         "adapter",
         "bot",
+        "bot_caravans",
+        "bot_religion",
+        "bot_trade",
         "great_people_text",
         "news",
         "orders",
