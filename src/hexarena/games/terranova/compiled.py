@@ -32,11 +32,13 @@ from hexarena.games.terranova.step import new_game, player_scores, step_game
 # module imports: editing them keeps the compiled functions (a new module counts as rules)
 PRESENTATION = frozenset(
     {
+        "__init__",  # the package docstring only: it holds no code
         "adapter",
         "bot",
         "bot_caravans",
         "bot_religion",
         "bot_trade",
+        "citystate_text",
         "great_people_text",
         "news",
         "orders",
@@ -44,7 +46,9 @@ PRESENTATION = frozenset(
         "policy_text",
         "recorder",
         "religion_text",
+        "screens",
         "text",
+        "trade_text",
     }
 )
 
