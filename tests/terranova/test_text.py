@@ -227,3 +227,23 @@ def test_policy_section_mid_game_lists_adopted_by_tree_free_policies_and_golden_
     assert "  landed_elite (tradition): +2 food in the capital; +15% food in the capital." in section
     assert "  collective_rule" not in section  # needs republic first
     assert "tradition_opener (" not in section  # adopted: no longer offered
+
+
+def test_the_move_report_names_answers_offers_and_caravan_routes():
+    from hexarena.games.terranova.text import describe_executed
+    from hexarena.games.terranova.trade import EMBASSY, GOLD_PER_TURN
+
+    cats, targets = [-1] * 30, [-1] * 30
+    cats[8], targets[8] = load_tables().category_names.index("send_caravan"), 14 * 66 + 33
+    executed = [
+        [[-1, 1, 0, -1, -1, -1], GOLD_PER_TURN, EMBASSY, 1],  # answers, then (ask, offer, to)
+        [-1, -1],
+        [-1, -1, -1],
+        [-1, -1],
+        [cats, targets],
+        [[-1] * 10, [-1] * 10],
+    ]
+    assert describe_executed(executed) == (
+        "accepted blue's offer; denied green's offer; offered blue embassy for 5 gold/turn; "
+        "unit 8 send (14, 33)"
+    )

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 import hexarena
-from hexarena.games.terranova.geometry import COLS, distance_np
 from hexarena.games.terranova.tables import load_tables
 
 UNIT = re.compile(r"^Unit (\d+) (\w+) at \((\d+), (\d+)\)")
@@ -24,8 +23,8 @@ OFFER_FROM = re.compile(r"^Offer from (\w+): (.+) for your (.+) \(answer")
 MAY_OFFER = re.compile(
     r"^You may offer a deal .*; to (\w+) you could give (.+) and ask (.+) \(e\.g\. '(.+)'\)\.$"
 )
-CITY_AT = re.compile(r"^City \d+ \(\w+\) at \((\d+), (\d+)\)")
-ROUTE_RANGE = 15  # the text: "a city within 15 tiles"
+SEND_TO = re.compile(r"send a trade route to (.+?)(?:; relocate to |\.$)")
+DESTINATION = re.compile(r"(city state #\d+|your city \d+|\w+ city) \((\d+), (\d+)\)")
 
 
 def trade_orders(lines: list[str]) -> list[str]:
@@ -50,17 +49,15 @@ def trade_orders(lines: list[str]) -> list[str]:
     return orders
 
 
-def caravan_order(slot: str, row: int, col: int, lines: list[str]) -> str | None:
-    """A caravan's route: another city of ours within range. (Not a city state: the text lists the
-    city states met, but a route needs the city state's own tile seen, which the text does not
-    say, and it lists no destinations for a caravan.)"""
-    here = row * COLS + col
-    for line in lines:
-        if (m := CITY_AT.match(line)) is not None:
-            r, c = int(m.group(1)), int(m.group(2))
-            if 0 < distance_np(here, r * COLS + c) < ROUTE_RANGE:
-                return f"unit {slot} send {r},{c}"
-    return None
+def caravan_order(slot: str, detail: str) -> str | None:
+    """A caravan's route, from the destinations its "Can:" line lists: a city state first (the
+    influence), else the first city listed."""
+    m = SEND_TO.search(detail)
+    if m is None:
+        return None
+    places = DESTINATION.findall(m.group(1))
+    _name, row, col = next((p for p in places if p[0].startswith("city state")), places[0])
+    return f"unit {slot} send {row},{col}"
 
 
 def orders_from_text(text: str) -> str:
@@ -84,7 +81,7 @@ def orders_from_text(text: str) -> str:
             if detail.startswith("  Busy"):
                 continue
             if kind == "caravan":  # it trades from the city it stands in: it never walks away
-                send = "send_caravan" in detail and caravan_order(slot, int(unit[3]), int(unit[4]), lines)
+                send = caravan_order(slot, detail)
                 orders += [send] if send else []
             elif "settle here" in detail and kind == "settler":
                 orders.append(f"unit {slot} settle")
@@ -150,6 +147,7 @@ def test_text_player_plays_100_rounds_without_an_invalid_order():
     _check(state, did, min_cities=3, min_techs=8)
     # it traded: a deal its orders made or accepted ran, and a caravan it sent opened a route
     assert "Trade orders: " in did and "Deal agreed with" in did and "Deals (" in did
-    assert re.search(r"unit \d+ send", did) and re.search(r"routes: unit \d+ to", did)
+    assert re.search(r"unit \d+ send", did) and re.search(r"routes: unit \d+ to city state #", did)
+    assert re.search(r"Your last move did: offered \w+ ", did)  # the report names its own offers
     final = state.environment.state
     assert (np.asarray(final.trade.route_to_player[0]) >= 0).any()

@@ -26,10 +26,12 @@ from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
 from hexarena.games.terranova.religion_text import religion_lines
 from hexarena.games.terranova.tables import CULTURE, FOOD, GOLD, PROD, SCIENCE, Tables, load_tables
-from hexarena.games.terranova.trade_text import trade_section
+from hexarena.games.terranova.trade_text import item_text, trade_section
 
 YIELD_LETTERS = ("food", "prod", "gold", "faith", "culture", "science", "happy")
 MAX_TILES = 6  # tiles listed per unit or city (the best first)
+# unit categories the text names apart from worker builds (move, attack and caravans have targets)
+NOT_BUILDS = ("move", "settle", "combat", "move_caravan", "send_caravan")
 ORDERS_HELP = (
     "Orders (separate with ';', names or numbers, any case): research TECH[, TECH...]; "
     "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
@@ -170,10 +172,21 @@ class TextView:
             rows.append(f"{role} {status}")
         lines = ["Diplomacy: " + "; ".join(rows) + "."]
         sites = np.asarray(o["citystate_info"]["city_rowcols"])
-        known = [f"({r}, {c})" for r, c in sites if r >= 0]
+        known = [f"#{k} at ({r}, {c})" for k, (r, c) in enumerate(sites) if r >= 0]
         if known:
-            lines.append(f"City states seen ({len(known)} of {len(sites)}): at " + ", ".join(known) + ".")
+            lines.append(f"City states met ({len(known)} of {len(sites)}): " + ", ".join(known) + ".")
         return lines
+
+    def city_at(self, tile: int) -> str:
+        """Whose city stands on ``tile``, in words: 'your city 1', 'blue city', 'city state #3'."""
+        rc = (tile // COLS, tile % COLS)
+        ids, rowcols = np.asarray(self.pc["city_ids"]), np.asarray(self.pc["city_rowcols"])
+        for p, c in zip(*np.nonzero(ids > 0), strict=True):
+            if tuple(rowcols[p, c]) == rc:
+                return f"your city {c}" if p == self.me else f"{ROLES[p]} city"
+        sites = np.asarray(self.obs["citystate_info"]["city_rowcols"])
+        k = [i for i, site in enumerate(sites) if tuple(site) == rc]
+        return f"city state #{k[0]}" if k else "a city"
 
     def live_sections(self) -> list[str]:
         """Trade: only where data is live."""
@@ -313,9 +326,7 @@ class TextView:
                 lines.append(f"  Busy: {cat}, {engaged} turn{'s' if engaged != 1 else ''} left.")
                 continue
             cats = np.flatnonzero(opts["categories"][s])
-            builds = [
-                tb.category_names[c] for c in cats if tb.category_names[c] not in ("move", "settle", "combat")
-            ]
+            builds = [tb.category_names[c] for c in cats if tb.category_names[c] not in NOT_BUILDS]
             can = []
             if opts["categories"][s][1]:
                 can.append("settle here")
@@ -327,6 +338,10 @@ class TextView:
             attack = np.flatnonzero(opts["attack"][s])
             if len(attack):
                 can.append("attack " + ", ".join(at(int(t)) for t in attack))
+            for key, verb in (("send", "send a trade route to"), ("relocate", "relocate to")):
+                cities = np.flatnonzero(opts[key][s])
+                if len(cities):
+                    can.append(f"{verb} " + ", ".join(f"{self.city_at(int(t))} {at(int(t))}" for t in cities))
             lines.append("  Can: " + ("; ".join(can) if can else "nothing this turn") + ".")
             if len(reach):
                 lines.append("  Reach (best first): " + "; ".join(self._best_reach(reach, kind)) + ".")
@@ -381,21 +396,28 @@ def era_names() -> tuple[str, ...]:
     return tuple(json.loads(doc)["eras"])
 
 
+# unit categories with a target tile, as the orders write them
+TARGETED = {"move": "move", "combat": "attack", "send_caravan": "send", "move_caravan": "relocate"}
+
+
 def describe_executed(executed: list) -> str:
     """The executed-action lists of a move (the spec's executed tuple) in words."""
     from hexarena.games.terranova.moves import buildable_names
 
     tb = load_tables()
-    _trade, policy, _tenet, tech, (cats, targets), (_worked, built) = executed
-    parts = [f"adopted {tb.policy_names[p]}{' (free)' if i else ''}" for i, p in enumerate(policy) if p >= 0]
+    (decisions, ask, offer, to), policy, _tenet, tech, (cats, targets), (_worked, built) = executed
+    parts = [f"{('denied', 'accepted')[d]} {ROLES[q]}'s offer" for q, d in enumerate(decisions) if d >= 0]
+    if to >= 0:
+        parts.append(f"offered {ROLES[to]} {item_text(offer)} for {item_text(ask)}")
+    parts += [f"adopted {tb.policy_names[p]}{' (free)' if i else ''}" for i, p in enumerate(policy) if p >= 0]
     if tech[0] >= 0:
         parts.append(f"started researching {tb.tech_names[tech[0]]}")
     for slot, (cat, target) in enumerate(zip(cats, targets, strict=True)):
         if cat < 0:
             continue
         name = tb.category_names[cat]
-        where = f" {at(target)}" if name in ("move", "combat") and target >= 0 else ""
-        parts.append(f"unit {slot} {'attack' if name == 'combat' else name}{where}")
+        where = f" {at(target)}" if name in TARGETED and target >= 0 else ""
+        parts.append(f"unit {slot} {TARGETED.get(name, name)}{where}")
     names = buildable_names()
     parts += [f"city {c} started {names[b]}" for c, b in enumerate(built) if b >= 0]
     return "; ".join(parts) or "nothing new (units busy, builds under way)"
