@@ -53,9 +53,7 @@ its majority religion's tenets; ``religious_tenets`` and ``religion_info`` live;
 person points (one threshold of 67 doubling at each birth), the six great people and what they do
 in the original (a granted great prophet becomes faith), great works in their slots, golden ages
 from great artists and happiness, tourism onto met rivals (``great_people``; its text in
-``great_people_text``), free units from wonders and policies. Modifier columns set by buildings and
-policies but not read yet: ``cs_science_pct``, ``cs_strategic_pct``, ``cs_luxury_happiness_pct``,
-``cs_gift_influence_pct``.
+``great_people_text``), free units from wonders and policies.
 
 Stage 3 (issue 15), trade: the four trade endpoints (``trade``: one offer a turn, accept/deny,
 15-turn deals in a ledger of 10 per player; embassy, 5 gold per turn, peace, the 52 resources;
@@ -68,12 +66,15 @@ the city-state and religion stages); orders ``offer blue: 5 gold/turn for peace`
 Stage 3 (issue 15), city states, spies, Congress and victories (``data/citystates.json``): the 12
 city states act once a round after the last player: types drawn per game, influence per player
 with decay 1 a round (Philanthropy -25 %) and a resting floor (Patronage), friend (30) and ally (60,
-one per city state) yields by type (friend in the capital, ally in every city; Scholasticism and
-the Patronage finisher +50 % each), militaristic city states strengthening one unit a round, the 7
-quests rotating every 30 rounds (+30 influence to the best player among those who met the city
-state), borders growing 5 % a round; trade-route influence and city-state religion enter
-``citystates.citystate_round`` as parameters (zeros until the trade and religion stages pass
-them). Spies by era and the Intelligence Agency, one tech-steal roll a turn against the tech leader.
+one per city state) yields by type (friend in the capital, ally in every city; Scholasticism +50 %,
+Cultural Diplomacy +25 % and the Patronage finisher x 1.5, as the original; Scholasticism adds 25 %
+of them as science, Cultural Diplomacy +50 % happiness and doubles the militaristic help,
+Philanthropy +25 % route influence: ``cs_relations``), militaristic city states strengthening one
+unit a round, the 7 quests rotating every 30 rounds (+30 influence to the best player among those
+who met the city state; the trade quest counts routes every round), borders growing 5 % a round;
+trade-route influence and counts and city-state religion enter ``citystates.citystate_round`` as
+parameters. Spies by era and the Intelligence Agency, one tech-steal roll a turn against the tech
+leader, its defence averaged over all 10 city slots as the original.
 The World Congress forms when someone knows Printing Press and has met everyone, meets every 30
 rounds; delegates from the Forbidden Palace and Consulates. Science, domination, culture and
 diplomatic victories end the game; ``GameState.victory`` names the kind and the adapter's outcome
