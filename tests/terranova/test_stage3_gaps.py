@@ -28,9 +28,11 @@ from hexarena.games.terranova.tables import (
     citystate_rules,
     load_tables,
 )
-from hexarena.games.terranova.units import found_city
+from hexarena.games.terranova.units import found_city, reachable
+from hexarena.games.terranova.world import occupancy
 
-from .tn_helpers import with_buildings, with_policies
+from .test_combat import east
+from .tn_helpers import grassland_start, place_unit, with_buildings, with_policies
 
 TB = load_tables()
 TYPES = citystate_rules()["types"]
@@ -180,6 +182,31 @@ def test_the_trade_route_quest_counts_routes_every_round(start):
     end = run(s._replace(turn=jnp.int32(29)))
     assert float(end.citystates.influence[2, 1]) == pytest.approx(30.0)
     assert float(end.citystates.influence[2, 4]) == 0.0
+
+
+# 5. Roads beyond 10 tiles.
+
+
+@pytest.fixture(scope="module")
+def long_road():
+    """A bare grassland of radius 16 round player 0's start with a road 16 tiles east."""
+    s, centre = grassland_start(seed=1, radius=16)
+    path = east(centre, 16)
+    return s._replace(tiles=s.tiles._replace(road=s.tiles.road.at[jnp.asarray(path)].set(True))), path
+
+
+@pytest.mark.parametrize(("unit", "far"), [("horseman", 12), ("tank", 12)])
+def test_roads_carry_a_fast_unit_past_ten_tiles(long_road, unit, far):
+    s, path = long_road
+    s = place_unit(s, 0, 0, unit, path[0])
+    s = s._replace(
+        units=s.units._replace(moves=s.units.moves.at[0, 0].set(float(TB.unit_moves[TB.unit(unit)])))
+    )
+    reach = np.asarray(jax.jit(reachable)(s, P0, P0, occupancy(s)))
+    # 4 moves x 3 road tiles = 12 (the window's edge too); the tank's 5 moves would carry it 15 but
+    # the search ends 12 tiles out (units.reach_window says why)
+    assert reach[path[far]] and not reach[path[far + 1]]
+    assert reach.sum() > 0 and not reach[path[0]]
 
 
 # 6. Fields random play never reaches, after one step from a constructed state.

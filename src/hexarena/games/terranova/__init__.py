@@ -86,8 +86,8 @@ there); each unit carries a combat bonus (its city's barracks, armory, military 
 Epic, Brandenburg Gate, Pentagon: +15 XP each, x 1.15) times its empire's ``combat_pct``; kills
 pay Honor's per-kill yields x (era + 1); strategic resources are counted per city (improved tiles
 and the city's own tile), and a unit or building needing one needs it in the city that makes it;
-movement is searched to convergence in the 331 tiles within 10 of a unit (exact for every unit of
-up to 3 moves, roads included). The observation tracker remembers tile owners and cities (position,
+movement is searched to convergence in the 469 tiles within 12 of a unit (exact for every unit of
+up to 4 moves, roads included). The observation tracker remembers tile owners and cities (position,
 capital, population, HP, defence), so tiles and cities out of sight show what was seen;
 ``have_met`` (6 players + 12 city states, 18 entries where the spec says 16) is sticky state; the
 demographics fields rank the quantities they name; ``resources_owned`` is per city. The spec's quick
@@ -97,5 +97,6 @@ Simplifications kept from stage 1 (each a candidate for a later stage): cities d
 borders are closed to players at peace, and a melee unit entering them declares war (peace is a
 trade item); units fight at full strength whatever their health; a unit finished
 in a city whose tile holds a unit of the same class waits there until the tile is free; units
-faster than 3 moves are searched up to 10 tiles away.
+faster than 4 moves (tank, airship, helicopter) are searched up to 12 tiles away; roads cost a third
+of a move as in Civilization V (the original: max(1, cost - 0.5), so never more tiles than moves).
 """

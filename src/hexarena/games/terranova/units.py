@@ -73,7 +73,7 @@ def finish_builds(state: GameState, p: jax.Array) -> GameState:
 
 
 def window_tiles(pos: jax.Array) -> jax.Array:
-    """(331,) tiles within REACH_RADIUS of ``pos`` in window order, -1 beyond the map's edge."""
+    """(469,) tiles within REACH_RADIUS of ``pos`` in window order, -1 beyond the map's edge."""
     q, r = (const(a)[pos] for a in axial())
     off = const(window_offsets())
     wq, row = q + off[:, 0], r + off[:, 1]
@@ -93,10 +93,18 @@ class Reach(NamedTuple):
 def reach_window(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> Reach:
     """Where unit (p, slot) can go this turn and at what cost (Civ V: a last step may overspend).
 
-    Bellman-Ford over the 331 tiles within REACH_RADIUS (10) of the unit, repeated until nothing
+    Bellman-Ford over the 469 tiles within REACH_RADIUS (12) of the unit, repeated until nothing
     changes (at most 3 rounds per move, as a road step costs a third): exact for every unit of up
-    to 3 moves, roads included; faster units are searched up to 10 tiles away (12 tiles, 469 of
-    them, made the whole unit phase ~35 % slower).
+    to 4 moves (all but the tank, airship and helicopter), roads included; those three are searched
+    up to 12 tiles away (a tank on roads could go 15, a helicopter 24).
+
+    Why 12: the batch-1 benchmark (``benchmarks.terranova_bench.bench_batch(1)``, 120 player turns,
+    process CPU seconds per step on the shared 2-core machine) measured 0.0137 s at radius 10 (3
+    runs: 0.0137, 0.0139, 0.0134), 0.0138 at 12 (0.0138, 0.0137), 0.0145 at 15 (+6 %) and 0.0171
+    at 24 (+25 %, every unit exact). The original needs no more than 10: its road discount
+    (``ROAD_MOVEMENT_DISCOUNT``, a step costs max(1, cost - 0.5)) never lets a step cost less than
+    one move, so its units reach at most their moves (8, the helicopter) a turn; roads here cost a
+    third of a move, as Civilization V, which carries a 4-move unit 12 tiles.
     """
     tb = load_tables()
     u = state.units
