@@ -28,7 +28,7 @@ from hexarena.games.terranova.tables import (
     citystate_rules,
     load_tables,
 )
-from hexarena.games.terranova.units import found_city, reachable
+from hexarena.games.terranova.units import attack_targets, found_city, reach_window, reachable
 from hexarena.games.terranova.world import occupancy
 
 from .test_combat import east
@@ -207,6 +207,29 @@ def test_roads_carry_a_fast_unit_past_ten_tiles(long_road, unit, far):
     # the search ends 12 tiles out (units.reach_window says why)
     assert reach[path[far]] and not reach[path[far + 1]]
     assert reach.sum() > 0 and not reach[path[0]]
+
+
+def test_a_land_unit_without_sailing_does_not_strike_an_embarked_one(long_road):
+    s, path = long_road
+    water = path[1]
+    s = s._replace(layers=s.layers._replace(elevation=s.layers.elevation.at[water].set(0)))
+    s = place_unit(place_unit(s, 0, 0, "warrior", path[0]), 1, 0, "worker", water)
+    s = s._replace(
+        units=s.units._replace(moves=s.units.moves.at[0, 0].set(1.0)),
+        players=s.players._replace(
+            techs=s.players.techs.at[1, TB.tech("sailing")].set(True),
+            at_war=s.players.at_war.at[0, 1].set(True).at[1, 0].set(True),
+        ),
+    )
+
+    @jax.jit
+    def targets(s):
+        occ = occupancy(s)
+        return attack_targets(s, P0, P0, reach_window(s, P0, P0, occ), occ)
+
+    assert not bool(targets(s)[water])  # it would capture the worker and advance onto the water
+    sails = s._replace(players=s.players._replace(techs=s.players.techs.at[0, TB.tech("sailing")].set(True)))
+    assert bool(targets(sails)[water])
 
 
 # 6. Fields random play never reaches, after one step from a constructed state.

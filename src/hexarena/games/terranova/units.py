@@ -223,7 +223,7 @@ def attack_targets(
     holding another player's unit or city within striking distance (1 melee, the range of a ranged
     unit) of a tile the unit can stand on with a move left, its own included; and (melee units)
     empty tiles next to such a tile inside the borders of a player it is at peace with: entering
-    them declares war."""
+    them declares war. A melee unit attacks only tiles it could enter (water needs Sailing)."""
     tb = load_tables()
     kind = state.units.kind[p, slot].astype(jnp.int32)
     strike = _strike_reach(state, p, slot)
@@ -240,8 +240,12 @@ def attack_targets(
     melee = const(tb.unit_ranged)[kind] == 0  # ranged units cannot shoot at a lone civilian
     empty = (occ.military < 0) & (occ.civilian < 0) & (occ.city_owner < 0) & ~occ.cs_city
     sailing = state.players.techs[p, tb.tech("sailing")]
-    invade = melee & empty & closed_borders(state, p) & (enter_cost(state, sailing) < IMPASSABLE)
+    enterable = enter_cost(state, sailing) < IMPASSABLE
+    invade = melee & empty & closed_borders(state, p) & enterable
     targets = enemy_military | enemy_city | (enemy_civilian & melee) | invade
+    # a melee blow is fought where the unit could step (it advances there): no land unit without
+    # Sailing strikes or captures an embarked one
+    targets = targets & (enterable | ~melee)
     here = jnp.arange(N_TILES) == state.units.pos[p, slot]
     return in_range & targets & ~here & is_military(kind) & (kind > 0)
 
