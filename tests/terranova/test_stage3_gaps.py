@@ -28,7 +28,7 @@ from hexarena.games.terranova.tables import (
     citystate_rules,
     load_tables,
 )
-from hexarena.games.terranova.units import attack_targets, found_city, reach_window, reachable
+from hexarena.games.terranova.units import attack_targets, capture_city, found_city, reach_window, reachable
 from hexarena.games.terranova.world import occupancy
 
 from .test_combat import east
@@ -230,6 +230,22 @@ def test_a_land_unit_without_sailing_does_not_strike_an_embarked_one(long_road):
     assert not bool(targets(s)[water])  # it would capture the worker and advance onto the water
     sails = s._replace(players=s.players._replace(techs=s.players.techs.at[0, TB.tech("sailing")].set(True)))
     assert bool(targets(sails)[water])
+
+
+def test_a_taken_city_keeps_its_followers_and_the_pressure_on_it(start):
+    s = found_city(found_city(start, P0, start.units.pos[0, 0]), jnp.int32(1), start.units.pos[1, 0])
+    rel = s.religion
+    s = s._replace(
+        religion=rel._replace(
+            followers=rel.followers.at[1, 0, 2].set(3),
+            pressure=rel.pressure.at[2, 0, 1, 0].set(40.0).at[1, 0, 0, 0].set(25.0),
+            cs_pressure=rel.cs_pressure.at[1, 0, 5].set(10.0),
+        )
+    )
+    out = jax.jit(capture_city)(s, P0, jnp.int32(1), P0, jnp.bool_(True)).religion
+    assert int(out.followers[0, 1, 2]) == 3 and int(out.followers[1].sum()) == 0  # moved to slot 1
+    assert float(out.pressure[2, 0, 0, 1]) == 40.0 and float(out.pressure[:, :, 1].sum()) == 0
+    assert float(out.pressure[1].sum()) == 0 and float(out.cs_pressure[1].sum()) == 0  # it sends nothing
 
 
 # 6. Fields random play never reaches, after one step from a constructed state.

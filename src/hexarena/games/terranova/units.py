@@ -500,7 +500,32 @@ def capture_city(state: GameState, p: jax.Array, q: jax.Array, cs: jax.Array, ta
     theirs = take & (t.owner == q) & (t.owner_city == cs)
     owner = jnp.where(theirs, jnp.where(moves, p, -1), t.owner).astype(jnp.int8)
     owner_city = jnp.where(theirs, jnp.where(moves, slot, -1), t.owner_city).astype(jnp.int8)
-    return state._replace(cities=c._replace(**fields), tiles=t._replace(owner=owner, owner_city=owner_city))
+    state = state._replace(cities=c._replace(**fields), tiles=t._replace(owner=owner, owner_city=owner_city))
+    return _move_religion(state, p, slot, q, cs, take, moves)
+
+
+def _move_religion(
+    state: GameState,
+    p: jax.Array,
+    slot: jax.Array,
+    q: jax.Array,
+    cs: jax.Array,
+    take: jax.Array,
+    moves: jax.Array,
+) -> GameState:
+    """A taken city keeps its followers and the pressure gathered on it (in ``p``'s ``slot`` when it
+    moves); what it sent as ``q``'s city stops; a deleted city keeps nothing."""
+    rel = state.religion
+    followers = rel.followers.at[p, slot].set(jnp.where(moves, rel.followers[q, cs], rel.followers[p, slot]))
+    followers = followers.at[q, cs].set(jnp.where(take, 0, followers[q, cs]))
+    onto = rel.pressure[:, :, q, cs]
+    pressure = rel.pressure.at[:, :, p, slot].set(jnp.where(moves, onto, rel.pressure[:, :, p, slot]))
+    pressure = pressure.at[:, :, q, cs].set(jnp.where(take, 0.0, onto))
+    pressure = pressure.at[q, cs].set(jnp.where(take, 0.0, pressure[q, cs]))
+    cs_pressure = rel.cs_pressure.at[q, cs].set(jnp.where(take, 0.0, rel.cs_pressure[q, cs]))
+    return state._replace(
+        religion=rel._replace(followers=followers, pressure=pressure, cs_pressure=cs_pressure)
+    )
 
 
 def _combat(
