@@ -82,8 +82,10 @@ says it ("blue won a culture victory"). The reward stays the score delta, as the
 
 Stage 3 (issue 15), combat and fog as the original: a unit moves then attacks within its moves
 (it strikes from the reachable tile that leaves it the most moves; an attack needs a move left
-there); each unit carries a combat bonus (its city's barracks, armory, military academy, Heroic
-Epic, Brandenburg Gate, Pentagon: +15 XP each, x 1.15) times its empire's ``combat_pct``; kills
+there; a melee unit only where it could step, so no land unit without Sailing strikes a boat; a
+taken city keeps its followers and the pressure gathered on it); each unit carries a combat bonus
+(its city's barracks, armory, military academy, Heroic Epic, Brandenburg Gate, Pentagon: +15 XP
+each, x 1.15) times its empire's ``combat_pct``; kills
 pay Honor's per-kill yields x (era + 1); strategic resources are counted per city (improved tiles
 and the city's own tile), and a unit or building needing one needs it in the city that makes it;
 movement is searched to convergence in the 469 tiles within 12 of a unit (exact for every unit of
