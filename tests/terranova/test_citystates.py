@@ -62,7 +62,7 @@ def influence(s, rows: dict[int, list[float]]):
 def test_influence_decays_by_one_a_round_to_zero_and_trade_routes_add(start):
     s = influence(start, {3: [10, 0.5, 0, 10, 0, 0]})
     trade = jnp.zeros((6, 12)).at[3, 3].set(1.5)
-    out = round_(s, trade)
+    out = round_(s, trade, None, jnp.zeros((6, 12)).at[3, 3].set(1))  # one route
     assert np.allclose(out.citystates.influence[3], [9, 0, 0, 10.5, 0, 0])
     assert np.allclose(out.citystates.perturn[3], [-1, -0.5, 0, 0.5, 0, 0])
     assert int(out.citystates.trade_tracker[3, 3]) == 1 and int(out.citystates.trade_tracker.sum()) == 1
@@ -149,7 +149,7 @@ def test_tech_and_trade_quests_measure_progress_since_the_quest_began(start):
     for p in (3, 4):
         s = meet(meet(s, p, 0), p, 1)
     trade = jnp.zeros((6, 12)).at[4, 1].set(1.5)
-    out = round_(s, trade)
+    out = round_(s, trade, None, jnp.zeros((6, 12)).at[4, 1].set(1))
     inf = np.asarray(out.citystates.influence)
     assert inf[0].tolist() == [0, 0, 0, 30, 0, 0]  # player 3: +2 techs, player 4: +0
     assert inf[1].tolist() == [0, 0, 0, 0, 30 + 1.5 - 1, 0]  # the only trade route to city state 1

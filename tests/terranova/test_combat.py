@@ -199,10 +199,3 @@ def test_roads_carry_a_unit_three_tiles_a_move(field, unit, far):
     path = east(centre, far + 1)
     assert reach[path[far]]  # moves x 3 road steps: the scout's 9 lie beyond the old 8-tile cut
     assert not reach[path[far + 1]]
-
-
-def test_faster_units_are_searched_ten_tiles_out(field):
-    s, centre = field
-    reach = np.asarray(_reach(on_road(s, centre, "horseman", 12)))
-    path = east(centre, 12)
-    assert reach[path[10]] and not reach[path[11]]  # 4 moves would carry it 12: the window ends at 10

@@ -55,9 +55,7 @@ its majority religion's tenets; ``religious_tenets`` and ``religion_info`` live;
 person points (one threshold of 67 doubling at each birth), the six great people and what they do
 in the original (a granted great prophet becomes faith), great works in their slots, golden ages
 from great artists and happiness, tourism onto met rivals (``great_people``; its text in
-``great_people_text``), free units from wonders and policies. Modifier columns set by buildings and
-policies but not read yet: ``cs_science_pct``, ``cs_strategic_pct``, ``cs_luxury_happiness_pct``,
-``cs_gift_influence_pct``.
+``great_people_text``), free units from wonders and policies.
 
 Stage 3 (issue 15), trade: the four trade endpoints (``trade``: one offer a turn, accept/deny,
 15-turn deals in a ledger of 10 per player; embassy, 5 gold per turn, peace, the 52 resources;
@@ -70,12 +68,15 @@ the city-state and religion stages); orders ``offer blue: 5 gold/turn for peace`
 Stage 3 (issue 15), city states, spies, Congress and victories (``data/citystates.json``): the 12
 city states act once a round after the last player: types drawn per game, influence per player
 with decay 1 a round (Philanthropy -25 %) and a resting floor (Patronage), friend (30) and ally (60,
-one per city state) yields by type (friend in the capital, ally in every city; Scholasticism and
-the Patronage finisher +50 % each), militaristic city states strengthening one unit a round, the 7
-quests rotating every 30 rounds (+30 influence to the best player among those who met the city
-state), borders growing 5 % a round; trade-route influence and city-state religion enter
-``citystates.citystate_round`` as parameters (zeros until the trade and religion stages pass
-them). Spies by era and the Intelligence Agency, one tech-steal roll a turn against the tech leader.
+one per city state) yields by type (friend in the capital, ally in every city; Scholasticism +50 %,
+Cultural Diplomacy +25 % and the Patronage finisher x 1.5, as the original; Scholasticism adds 25 %
+of them as science, Cultural Diplomacy +50 % happiness and doubles the militaristic help,
+Philanthropy +25 % route influence: ``cs_relations``), militaristic city states strengthening one
+unit a round, the 7 quests rotating every 30 rounds (+30 influence to the best player among those
+who met the city state; the trade quest counts routes every round), borders growing 5 % a round;
+trade-route influence and counts and city-state religion enter ``citystates.citystate_round`` as
+parameters. Spies by era and the Intelligence Agency, one tech-steal roll a turn against the tech
+leader, its defence averaged over all 10 city slots as the original.
 The World Congress forms when someone knows Printing Press and has met everyone, meets every 30
 rounds; delegates from the Forbidden Palace and Consulates. Science, domination, culture and
 diplomatic victories end the game; ``GameState.victory`` names the kind and the adapter's outcome
@@ -83,12 +84,14 @@ says it ("blue won a culture victory"). The reward stays the score delta, as the
 
 Stage 3 (issue 15), combat and fog as the original: a unit moves then attacks within its moves
 (it strikes from the reachable tile that leaves it the most moves; an attack needs a move left
-there); each unit carries a combat bonus (its city's barracks, armory, military academy, Heroic
-Epic, Brandenburg Gate, Pentagon: +15 XP each, x 1.15) times its empire's ``combat_pct``; kills
+there; a melee unit only where it could step, so no land unit without Sailing strikes a boat; a
+taken city keeps its followers and the pressure gathered on it); each unit carries a combat bonus
+(its city's barracks, armory, military academy, Heroic Epic, Brandenburg Gate, Pentagon: +15 XP
+each, x 1.15) times its empire's ``combat_pct``; kills
 pay Honor's per-kill yields x (era + 1); strategic resources are counted per city (improved tiles
 and the city's own tile), and a unit or building needing one needs it in the city that makes it;
-movement is searched to convergence in the 331 tiles within 10 of a unit (exact for every unit of
-up to 3 moves, roads included). The observation tracker remembers tile owners and cities (position,
+movement is searched to convergence in the 469 tiles within 12 of a unit (exact for every unit of
+up to 4 moves, roads included). The observation tracker remembers tile owners and cities (position,
 capital, population, HP, defence), so tiles and cities out of sight show what was seen;
 ``have_met`` (6 players + 12 city states, 18 entries where the spec says 16) is sticky state; the
 demographics fields rank the quantities they name; ``resources_owned`` is per city. The spec's quick
@@ -98,5 +101,6 @@ Simplifications kept from stage 1 (each a candidate for a later stage): cities d
 borders are closed to players at peace, and a melee unit entering them declares war (peace is a
 trade item); units fight at full strength whatever their health; a unit finished
 in a city whose tile holds a unit of the same class waits there until the tile is free; units
-faster than 3 moves are searched up to 10 tiles away.
+faster than 4 moves (tank, airship, helicopter) are searched up to 12 tiles away; roads cost a third
+of a move as in Civilization V (the original: max(1, cost - 0.5), so never more tiles than moves).
 """

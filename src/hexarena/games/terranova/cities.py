@@ -252,11 +252,14 @@ def production_phase(
 
     Production toward an item is raised by the city's production modifiers that apply to it
     (``tables.production_mods``). A completed building adds its free buildings and its one-time
-    grants. Returns the state, the build index chosen this turn per city (-1 none), the gold from
+    grants. The production beyond the item's cost carries over to the next item, times the rules'
+    ``prod_carryover`` (1.0: all of it, as the original, whose per-city ``prod_carryover`` nothing
+    changes). Returns the state, the build index chosen this turn per city (-1 none), the gold from
     cities with nothing legal to build and the grants summed over completed buildings (GRANTS,).
     """
     tb = load_tables()
     cost = jnp.concatenate([const(tb.building_cost), const(tb.unit_cost)[1:]])
+    carryover = tb.rules["prod_carryover"]
     kind = const(tb.building_kind)
     state = cancel_taken_wonders(state, p)
     c0 = state.cities
@@ -317,7 +320,7 @@ def production_phase(
         c = c._replace(
             buildings=buildings,
             pop=c.pop.at[p, cs].add(grants[GRANTS.index("population")].astype(jnp.int32)),
-            prod=c.prod.at[p, cs].set(jnp.where(finished, stock - cost[jnp.maximum(item, 0)], stock)),
+            prod=c.prod.at[p, cs].set(jnp.where(finished, (stock - cost[at]) * carryover, stock)),
             constructing=c.constructing.at[p, cs].set(jnp.where(finished, -1, item)),
         )
         st = st._replace(cities=c)

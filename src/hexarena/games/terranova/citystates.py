@@ -3,24 +3,29 @@
 1. **Borders**: each city state claims, with chance 5 %, a random free tile next to its territory
    within 6 rows + columns of its city.
 2. **Influence**: each player's influence on each city state gains the trade-route influence of the
-   round and loses the decay (1, Philanthropy -25 %), never below 0 nor below the player's resting
-   influence (Patronage +20). How players gain influence, as the original: trade routes (+1.5 a
-   round each; ``trade_influence``), quests (+30), great merchants (+35; the great-people stage).
-   There are no gold gifts in the original, so none here.
+   round and loses the decay (1, Philanthropy -25 %: ``cs_decay_pct``), never below 0 nor below the
+   player's resting influence (Patronage +20). How players gain influence, as the original: trade
+   routes (+1.5 a round each; ``trade_influence``), quests (+30), great merchants (+35; not built
+   yet). The original has no gold gifts (Philanthropy's "gold gifts +25 % influence" is only its
+   docstring), so the player's one way of sending influence, its routes, is what
+   ``cs_gift_influence_pct`` (Philanthropy +25) scales.
 3. **Quests** (the 7 of ``citystates.json``) run 30 rounds; meanwhile each player's progress is
-   tracked: culture and faith made, techs learned, rounds with a trade route to the city state,
+   tracked: culture and faith made, techs learned, trade routes to the city state (each live route
+   counts once a round, as the original's ``trade_tracker``),
    rounds as a majority religion in some city state, rounds with the most world wonders and with
    the most resources. When they end, each city state gives +30 influence to the player with the
    most progress on its quest among those who have met it (none if nobody made progress), and a
    new quest is drawn.
 4. **Relationships**: friend at 30, ally at 60 (the one player with the most influence).
 5. **Militaristic** friends and allies: one random military unit of the player gains +2.5 %
-   strength (+5 % from an ally) per militaristic city state, permanently.
+   strength (+5 % from an ally) per militaristic city state, permanently; ``cs_strategic_pct``
+   (Cultural Diplomacy +100: "strategic resources from city states doubled", which city states do
+   not hand out here) scales this military help instead.
 
 Trade routes (``trade_influence``, (6, 12) influence a round from each player's caravans to each
-city state, the trade stage's ``trade_route_cs_influence(state)``) and city-state religion
-(``religious_population``, (12, 6) followers of each player's religion, the religion stage's) are
-parameters that default to zeros: the step passes them once those stages land.
+city state, ``trade_routes.trade_route_cs_influence(state)``, and ``route_counts``, the routes
+themselves, ``trade_route_cs_counts``) and city-state religion (``religious_population``, (12, 6)
+followers of each player's religion) are parameters that default to zeros; the step passes them.
 """
 
 from __future__ import annotations
@@ -120,6 +125,7 @@ def militaristic_bonus(state: GameState, relationship: jax.Array, key: jax.Array
     u = state.units
     militaristic = state.citystates.kind == rules["types"].index("militaristic")
     per_player = rules["militaristic_combat_bonus"] * (militaristic[:, None] * relationship).sum(0)  # (6,)
+    per_player = per_player * (1 + empire_modifier(state, "cs_strategic_pct") / 100.0)
     soldiers = (u.kind > 0) & is_military(u.kind)
     pick = jnp.argmax(jnp.where(soldiers, jax.random.uniform(key, soldiers.shape), -1.0), axis=1)
     gift = (jnp.arange(MAX_UNITS)[None, :] == pick[:, None]) & soldiers.any(1, keepdims=True)
@@ -128,11 +134,17 @@ def militaristic_bonus(state: GameState, relationship: jax.Array, key: jax.Array
 
 
 def citystate_round(
-    state: GameState, trade_influence: jax.Array | None = None, religious_population: jax.Array | None = None
+    state: GameState,
+    trade_influence: jax.Array | None = None,
+    religious_population: jax.Array | None = None,
+    route_counts: jax.Array | None = None,
 ) -> GameState:
     """The city states' turn (see the module docstring); ``state.turn`` is the round just played."""
     rules = citystate_rules()
-    trade = jnp.zeros((N_PLAYERS, N_CITY_STATES)) if trade_influence is None else trade_influence
+    no_trade = jnp.zeros((N_PLAYERS, N_CITY_STATES))
+    trade = no_trade if trade_influence is None else trade_influence
+    trade = trade * (1 + empire_modifier(state, "cs_gift_influence_pct") / 100.0)[:, None]
+    routes = no_trade if route_counts is None else route_counts
     religion = jnp.zeros((N_CITY_STATES, N_PLAYERS)) if religious_population is None else religious_population
     border_key, quest_key, unit_key = jax.random.split(jax.random.fold_in(state.key, 15), 3)
     cst = state.citystates
@@ -140,7 +152,7 @@ def citystate_round(
     influence = jnp.maximum(cst.influence + trade.T - decay[None, :], 0.0)
     influence = jnp.maximum(influence, resting_influence(state)[None, :])
     perturn = influence - cst.influence
-    cst = cst._replace(trade_tracker=cst.trade_tracker + (trade > 0))
+    cst = cst._replace(trade_tracker=cst.trade_tracker + routes.astype(cst.trade_tracker.dtype))
     cst, progress = quest_progress(state._replace(citystates=cst), religion)
 
     ends = (state.turn + 1) % rules["quest_rounds"] == 0

@@ -4,8 +4,22 @@ A friend (influence >= 30) of a city state gets its friend yields in the capital
 player with the most influence >= 60) also gets the ally yields in every city. The yields go by the
 city state's type (``data/citystates.json``): cultural culture, agricultural food, mercantile
 happiness, religious faith, scientific science; militaristic ones give none and strengthen one
-unit a round instead (``CityStates.combat_bonus``). Scholasticism (``cs_yield_pct``) and the
-Patronage finisher (``cs_gift_yield_pct``) scale the yields, as the original's relationship bonus.
+unit a round instead (``CityStates.combat_bonus``).
+
+The Patronage policies scale what relationships give, as modifier columns (``data/policies.json``):
+
+* ``cs_yield_pct`` (Scholasticism +50, Cultural Diplomacy +25) and ``cs_gift_yield_pct`` (the
+  Patronage finisher +50) multiply every yield, as the original's ``cs_relationship_bonus_accel``
+  (1 + 0.5 + 0.25, summed) times its ``patronage_finisher_bonus``;
+* ``cs_luxury_happiness_pct`` (Cultural Diplomacy +50) multiplies the happiness, which is what a
+  mercantile city state's luxuries give here;
+* ``cs_science_pct`` (Scholasticism +25): each city also gets that share of its relationship
+  yields (all kinds summed, after the multipliers) as science, so allies (yields in every city)
+  give more than friends (the capital only).
+
+The original's code gives Scholasticism and Cultural Diplomacy only the +0.5 and +0.25 multipliers;
+the science, happiness and strategic parts (``cs_strategic_pct``, read by ``citystates``) are
+what its policy docstrings promise, made concrete here.
 
 The original gives the ally yields to every friend (its ally mask is built from the friend mask);
 here only the ally gets them, as its docstrings and Civilization V intend.
@@ -19,7 +33,7 @@ import numpy as np
 
 from hexarena.games.terranova.effects import civic_rows, empire_modifiers
 from hexarena.games.terranova.state import N_CITY_STATES, N_PLAYERS, GameState
-from hexarena.games.terranova.tables import citystate_rules, load_tables
+from hexarena.games.terranova.tables import HAPPY, N_YIELDS, SCIENCE, citystate_rules, load_tables
 from hexarena.games.terranova.world import const
 
 
@@ -37,10 +51,14 @@ def relationship_yields(state: GameState, p: jax.Array) -> jax.Array:
     friend = (rel >= 1).astype(jnp.float32) @ const(bonus_table("friend_yields"))[kind]
     ally = (rel >= 2).astype(jnp.float32) @ const(bonus_table("ally_yields"))[kind]
     mods = empire_modifiers(state, p)
-    pct = mods[tb.modifier("cs_yield_pct")], mods[tb.modifier("cs_gift_yield_pct")]
-    scale = (1 + pct[0] / 100.0) * (1 + pct[1] / 100.0)
-    per_city = c.capital[p][:, None] * friend[None, :] + c.exists[p][:, None] * ally[None, :]
-    return scale * per_city
+
+    def pct(name: str) -> jax.Array:
+        return mods[tb.modifier(name)] / 100.0
+
+    scale = (1 + pct("cs_yield_pct")) * (1 + pct("cs_gift_yield_pct"))
+    scale = scale * jnp.ones(N_YIELDS).at[HAPPY].multiply(1 + pct("cs_luxury_happiness_pct"))
+    per_city = scale * (c.capital[p][:, None] * friend[None, :] + c.exists[p][:, None] * ally[None, :])
+    return per_city.at[:, SCIENCE].add(pct("cs_science_pct") * per_city.sum(1))
 
 
 def have_met(state: GameState) -> jax.Array:

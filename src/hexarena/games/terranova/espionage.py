@@ -3,10 +3,15 @@
 A player has ``spies_by_era[its latest era]`` spies (none before the Renaissance, 5 in the Future
 era) plus the Intelligence Agency's (``spies`` modifier). Its spies always target the player that
 knows the most techs, and may steal only from a player that knows more than it does. The chance
-of a theft in a turn is 1/30 x min(spies, the target's cities) x the target's weakness, the mean
-over its cities of 1 - spy defence (Constabulary and Police Station 25 % each, the Great Firewall
-99.9 %, the Intelligence Agency 15 % in every city); a theft is a free tech, picked through the
-tech endpoint like any other free tech.
+of a theft in a turn is 1/30 x min(spies, the target's cities) x the target's weakness, 1 - its
+spy defence averaged over all 10 city slots (an empty slot defends nothing), as the original
+takes the mean of its per-slot ``tech_steal_reduce_accel``: Constabulary and Police Station 25 %
+each, the Great Firewall 99.9 %, the Intelligence Agency 15 % in every city. A theft is a free
+tech, picked through the tech endpoint like any other free tech.
+
+The original stores each slot's reduction as 0 minus the buildings' shares and multiplies the chance
+by that mean, which is never positive, so its spies never steal; here a slot's weakness is 1 minus
+its defence, what the reduction is meant to lower.
 """
 
 from __future__ import annotations
@@ -36,10 +41,8 @@ def steal_chance(state: GameState, p: jax.Array) -> tuple[jax.Array, jax.Array]:
     cities = state.cities.exists[target]
     defence = city_modifiers(state, target)[:, tb.modifier("spy_defence_pct")]
     defence = defence + empire_modifiers(state, target)[tb.modifier("spy_defence_pct_all")]
-    weakness = jnp.clip(1.0 - defence / 100.0, 0.0, 1.0)
-    n_cities = cities.sum()
-    weakness = jnp.where(n_cities > 0, (weakness * cities).sum() / jnp.maximum(n_cities, 1), 0.0)
-    tries = jnp.minimum(spy_count(state, p), n_cities)
+    weakness = 1.0 - (jnp.clip(defence / 100.0, 0.0, 1.0) * cities).mean()  # over the 10 slots
+    tries = jnp.minimum(spy_count(state, p), cities.sum())
     chance = tries * weakness / citystate_rules()["tech_steal_one_in"]
     return target, jnp.where(known[p] < known[target], chance, 0.0)
 

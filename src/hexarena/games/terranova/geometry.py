@@ -17,7 +17,7 @@ N_TILES = ROWS * COLS
 GRID = WrappedOffsetGrid(COLS, ROWS)
 WORK_RADIUS = 3
 N_WORK = 37  # a city's centre plus the 36 tiles of rings 1-3
-REACH_RADIUS = 10  # movement is searched in the 331 tiles within 10 of a unit: 3 moves on roads
+REACH_RADIUS = 12  # movement is searched in the 469 tiles within 12 of a unit: 4 moves on roads
 
 
 @cache
@@ -70,13 +70,13 @@ def ring_of_slot() -> np.ndarray:
 
 @cache
 def window_offsets() -> np.ndarray:
-    """(331, 2) axial offsets of the tiles within REACH_RADIUS, centre first (spiral order)."""
+    """(469, 2) axial offsets of the tiles within REACH_RADIUS, centre first (spiral order)."""
     return np.array([(h.q, h.r) for h in spiral(Hex(0, 0), REACH_RADIUS)], np.int32)
 
 
 @cache
 def window_neighbors() -> np.ndarray:
-    """(331, 6) window index of each window tile's neighbour per direction, -1 outside the window.
+    """(469, 6) window index of each window tile's neighbour per direction, -1 outside the window.
 
     The hex grid looks the same around every tile (up to the map's top and bottom edges), so one
     table serves every unit; columns never wrap onto themselves at this radius.

@@ -225,7 +225,7 @@ def _cities_obs(
         "food_reserves": c.food[o],
         "growth_carryover": built @ const(tb.building_carryover),
         "prod_reserves": c.prod[o],
-        "prod_carryover": jnp.ones(MAX_CITIES, jnp.float32),
+        "prod_carryover": jnp.where(c.exists[o], tb.rules["prod_carryover"], 0.0).astype(jnp.float32),
         "is_constructing": c.constructing[o],
         "bldg_maintenance": built @ const(tb.building_upkeep),
         "defense": hide(own_defence[None, :], mem.defence[o], -1.0),

@@ -220,7 +220,7 @@ class CityStates(NamedTuple):
     culture_tracker: jax.Array  # (6,) float32 culture made since the quests began
     faith_tracker: jax.Array  # (6,) float32 faith made since the quests began
     tech_start: jax.Array  # (6,) int32 techs known when the quests began
-    trade_tracker: jax.Array  # (6, 12) int32 rounds with a trade route to each city state
+    trade_tracker: jax.Array  # (6, 12) int32 trade routes to each city state, summed over the rounds
     religion_tracker: jax.Array  # (6,) int32 rounds as a majority religion in some city state
     wonder_tracker: jax.Array  # (6,) int32 rounds with the most world wonders
     resource_tracker: jax.Array  # (6,) int32 rounds with the most resources

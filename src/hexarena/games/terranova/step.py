@@ -200,8 +200,13 @@ def new_game(
 
 
 def city_states_turn(state: GameState) -> GameState:
-    """The city states' round, with the influence trade routes brought and their religions."""
-    return citystate_round(state, trade_routes.trade_route_cs_influence(state), city_state_followers(state))
+    """The city states' round, with the influence and routes trade brought, and their religions."""
+    return citystate_round(
+        state,
+        trade_routes.trade_route_cs_influence(state),
+        city_state_followers(state),
+        trade_routes.trade_route_cs_counts(state),
+    )
 
 
 def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:

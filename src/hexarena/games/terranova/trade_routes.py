@@ -222,15 +222,25 @@ def route_city_yields(state: GameState, p: jax.Array) -> jax.Array:
     return out * state.cities.exists[p][:, None]
 
 
+def _routes_to_city_states(state: GameState) -> jax.Array:
+    """(6, 30, 12) one-hot: unit (p, u) runs a live route to city state k."""
+    tr = state.trade
+    to_cs = active_routes(state) & (tr.route_to_player >= N_PLAYERS)
+    return jax.nn.one_hot(tr.route_to_player.astype(jnp.int32) - N_PLAYERS, N_CITY_STATES) * to_cs[..., None]
+
+
 def trade_route_cs_influence(state: GameState) -> jax.Array:
     """(6, 12) influence per turn each player's routes bring to each city state (for the city-state
     stage: add it to the influence every round)."""
-    tr = state.trade
-    to_cs = active_routes(state) & (tr.route_to_player >= N_PLAYERS)
-    onehot = (
-        jax.nn.one_hot(tr.route_to_player.astype(jnp.int32) - N_PLAYERS, N_CITY_STATES) * to_cs[..., None]
+    return jnp.einsum(
+        "puk,pu->pk", _routes_to_city_states(state), state.trade.route_yields[..., 1, INFLUENCE]
     )
-    return jnp.einsum("puk,pu->pk", onehot, tr.route_yields[..., 1, INFLUENCE])
+
+
+def trade_route_cs_counts(state: GameState) -> jax.Array:
+    """(6, 12) how many live routes each player has to each city state (the trade-route quest counts
+    them every round, as the original's ``trade_tracker``)."""
+    return _routes_to_city_states(state).sum(1)
 
 
 class RoutePressure(NamedTuple):

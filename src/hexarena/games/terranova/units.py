@@ -73,7 +73,7 @@ def finish_builds(state: GameState, p: jax.Array) -> GameState:
 
 
 def window_tiles(pos: jax.Array) -> jax.Array:
-    """(331,) tiles within REACH_RADIUS of ``pos`` in window order, -1 beyond the map's edge."""
+    """(469,) tiles within REACH_RADIUS of ``pos`` in window order, -1 beyond the map's edge."""
     q, r = (const(a)[pos] for a in axial())
     off = const(window_offsets())
     wq, row = q + off[:, 0], r + off[:, 1]
@@ -93,10 +93,18 @@ class Reach(NamedTuple):
 def reach_window(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy) -> Reach:
     """Where unit (p, slot) can go this turn and at what cost (Civ V: a last step may overspend).
 
-    Bellman-Ford over the 331 tiles within REACH_RADIUS (10) of the unit, repeated until nothing
+    Bellman-Ford over the 469 tiles within REACH_RADIUS (12) of the unit, repeated until nothing
     changes (at most 3 rounds per move, as a road step costs a third): exact for every unit of up
-    to 3 moves, roads included; faster units are searched up to 10 tiles away (12 tiles, 469 of
-    them, made the whole unit phase ~35 % slower).
+    to 4 moves (all but the tank, airship and helicopter), roads included; those three are searched
+    up to 12 tiles away (a tank on roads could go 15, a helicopter 24).
+
+    Why 12: the batch-1 benchmark (``benchmarks.terranova_bench.bench_batch(1)``, 120 player turns,
+    process CPU seconds per step on the shared 2-core machine) measured 0.0137 s at radius 10 (3
+    runs: 0.0137, 0.0139, 0.0134), 0.0138 at 12 (0.0138, 0.0137), 0.0145 at 15 (+6 %) and 0.0171
+    at 24 (+25 %, every unit exact). The original needs no more than 10: its road discount
+    (``ROAD_MOVEMENT_DISCOUNT``, a step costs max(1, cost - 0.5)) never lets a step cost less than
+    one move, so its units reach at most their moves (8, the helicopter) a turn; roads here cost a
+    third of a move, as Civilization V, which carries a 4-move unit 12 tiles.
     """
     tb = load_tables()
     u = state.units
@@ -215,7 +223,7 @@ def attack_targets(
     holding another player's unit or city within striking distance (1 melee, the range of a ranged
     unit) of a tile the unit can stand on with a move left, its own included; and (melee units)
     empty tiles next to such a tile inside the borders of a player it is at peace with: entering
-    them declares war."""
+    them declares war. A melee unit attacks only tiles it could enter (water needs Sailing)."""
     tb = load_tables()
     kind = state.units.kind[p, slot].astype(jnp.int32)
     strike = _strike_reach(state, p, slot)
@@ -232,8 +240,12 @@ def attack_targets(
     melee = const(tb.unit_ranged)[kind] == 0  # ranged units cannot shoot at a lone civilian
     empty = (occ.military < 0) & (occ.civilian < 0) & (occ.city_owner < 0) & ~occ.cs_city
     sailing = state.players.techs[p, tb.tech("sailing")]
-    invade = melee & empty & closed_borders(state, p) & (enter_cost(state, sailing) < IMPASSABLE)
+    enterable = enter_cost(state, sailing) < IMPASSABLE
+    invade = melee & empty & closed_borders(state, p) & enterable
     targets = enemy_military | enemy_city | (enemy_civilian & melee) | invade
+    # a melee blow is fought where the unit could step (it advances there): no land unit without
+    # Sailing strikes or captures an embarked one
+    targets = targets & (enterable | ~melee)
     here = jnp.arange(N_TILES) == state.units.pos[p, slot]
     return in_range & targets & ~here & is_military(kind) & (kind > 0)
 
@@ -488,7 +500,32 @@ def capture_city(state: GameState, p: jax.Array, q: jax.Array, cs: jax.Array, ta
     theirs = take & (t.owner == q) & (t.owner_city == cs)
     owner = jnp.where(theirs, jnp.where(moves, p, -1), t.owner).astype(jnp.int8)
     owner_city = jnp.where(theirs, jnp.where(moves, slot, -1), t.owner_city).astype(jnp.int8)
-    return state._replace(cities=c._replace(**fields), tiles=t._replace(owner=owner, owner_city=owner_city))
+    state = state._replace(cities=c._replace(**fields), tiles=t._replace(owner=owner, owner_city=owner_city))
+    return _move_religion(state, p, slot, q, cs, take, moves)
+
+
+def _move_religion(
+    state: GameState,
+    p: jax.Array,
+    slot: jax.Array,
+    q: jax.Array,
+    cs: jax.Array,
+    take: jax.Array,
+    moves: jax.Array,
+) -> GameState:
+    """A taken city keeps its followers and the pressure gathered on it (in ``p``'s ``slot`` when it
+    moves); what it sent as ``q``'s city stops; a deleted city keeps nothing."""
+    rel = state.religion
+    followers = rel.followers.at[p, slot].set(jnp.where(moves, rel.followers[q, cs], rel.followers[p, slot]))
+    followers = followers.at[q, cs].set(jnp.where(take, 0, followers[q, cs]))
+    onto = rel.pressure[:, :, q, cs]
+    pressure = rel.pressure.at[:, :, p, slot].set(jnp.where(moves, onto, rel.pressure[:, :, p, slot]))
+    pressure = pressure.at[:, :, q, cs].set(jnp.where(take, 0.0, onto))
+    pressure = pressure.at[q, cs].set(jnp.where(take, 0.0, pressure[q, cs]))
+    cs_pressure = rel.cs_pressure.at[q, cs].set(jnp.where(take, 0.0, rel.cs_pressure[q, cs]))
+    return state._replace(
+        religion=rel._replace(followers=followers, pressure=pressure, cs_pressure=cs_pressure)
+    )
 
 
 def _combat(
