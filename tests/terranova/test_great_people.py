@@ -214,3 +214,22 @@ def test_policy_free_buildings_reach_cities_founded_later(city):
     assert bool(out.cities.buildings[0, 1, TB.building("monument")])
     assert bool(out.cities.buildings[0, 0, TB.building("monument")])
     assert not out.cities.buildings[0, 2:].any()
+
+
+def test_merchant_courts_the_met_city_state_it_has_least_influence_with(city):
+    """Met city states 2 (influence 40), 5 (10) and 7 (25): +35 goes to 5; 0 (0, never met) gets
+    nothing. Without a merchant, or with no city state met, influence stays put."""
+    pl, cst = city.players, city.citystates
+    met = pl.have_met.at[0, 6 + jnp.array([2, 5, 7])].set(True)
+    influence = cst.influence.at[jnp.array([2, 5, 7]), 0].set(jnp.array([40.0, 10.0, 25.0]))
+    s = city._replace(players=pl._replace(have_met=met), citystates=cst._replace(influence=influence))
+    out, _ = run(with_points(s, "merchant", 67.0))
+    want = np.asarray(influence[:, 0]).copy()
+    want[5] += 35.0
+    assert np.asarray(out.citystates.influence[:, 0]) == pytest.approx(want)
+    assert np.asarray(out.citystates.influence[:, 1:]).sum() == 0
+    assert np.asarray(run(s)[0].citystates.influence) == pytest.approx(np.asarray(influence))
+    alone = city._replace(citystates=cst._replace(influence=influence))  # has met no city state
+    assert np.asarray(run(with_points(alone, "merchant", 67.0))[0].citystates.influence) == pytest.approx(
+        np.asarray(influence)
+    )

@@ -5,9 +5,10 @@
 2. **Influence**: each player's influence on each city state gains the trade-route influence of the
    round and loses the decay (1, Philanthropy -25 %: ``cs_decay_pct``), never below 0 nor below the
    player's resting influence (Patronage +20). How players gain influence, as the original: trade
-   routes (+1.5 a round each; ``trade_influence``), quests (+30), great merchants (+35; not built
-   yet). The original has no gold gifts (Philanthropy's "gold gifts +25 % influence" is only its
-   docstring), so the player's one way of sending influence, its routes, is what
+   routes (+1.5 a round each; ``trade_influence``), quests (+30), a great merchant (+35 with the
+   met city state where its player has the least; ``great_people``). The original has no gold
+   gifts (Philanthropy's "gold gifts +25 % influence" is only its docstring), so the influence a
+   player sends round after round, its routes', is what
    ``cs_gift_influence_pct`` (Philanthropy +25) scales.
 3. **Quests** (the 7 of ``citystates.json``) run 30 rounds; meanwhile each player's progress is
    tracked: culture and faith made, techs learned, trade routes to the city state (each live route

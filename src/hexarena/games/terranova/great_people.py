@@ -16,7 +16,8 @@ cities, as the original plays it (its ``step_tourism`` then ``step_specialists_g
 * **What a great person does** (at once, no unit, as in the original): artist: a golden age;
   musician: 5 x this turn's tourism onto every met rival; writer: 5 x this turn's culture; engineer:
   5 x this turn's production in every city; scientist: 5 x this turn's science; merchant: gold by
-  era (300 .. 650, doubled by the Commerce finisher). Each birth pays the Mausoleum's gold. An artist,
+  era (300 .. 650, doubled by the Commerce finisher) and +35 influence with the met city state the
+  player has the least with (none if it has met none). Each birth pays the Mausoleum's gold. An artist,
   writer or musician also creates a **great work** of art, writing or music in the first city with a
   free slot of that kind (slots come from buildings: museums, amphitheatres, opera houses, wonders).
 * **Golden ages**: 10 turns (x 1.5 with Chichen Itza; production x 1.2, gold x 1.05, culture x 1.2,
@@ -51,7 +52,7 @@ from hexarena.games.terranova.tables import (
     load_tables,
 )
 from hexarena.games.terranova.units import spawn_unit
-from hexarena.games.terranova.world import const, gather, is_military, neighbor_table, top_era
+from hexarena.games.terranova.world import const, gather, is_military, masked_argmax, neighbor_table, top_era
 
 # The great-work kind each great person creates (the others create none).
 WORK_OF = {"artist": "art", "musician": "music", "writer": "writing"}
@@ -232,6 +233,9 @@ def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tup
     gold = jnp.where(was["merchant"], merchant_gold, 0.0)
     gold = gold + mods[tb.modifier("gold_per_great_person")] * born.sum()
     empire = empire.at[GOLD].add(gold)
+    cst = state.citystates
+    courted = masked_argmax(-cst.influence[:, p], pl.have_met[p, N_PLAYERS:])  # -1: none met
+    influence = jnp.where(was["merchant"] & (courted >= 0), r["great_merchant_influence"], 0.0)
     extra_prod = jnp.where(was["engineer"], (burst - 1) * c.yields[p][:, PROD], 0.0)
     golden = jnp.where(was["artist"], golden_age_length(state, p), 0).astype(jnp.int32)
     slots = great_work_slots(state, p).astype(jnp.int8)
@@ -239,6 +243,7 @@ def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tup
     works = _place_works(works, slots, born)
     state = state._replace(
         cities=c._replace(prod=c.prod.at[p].add(extra_prod)),
+        citystates=cst._replace(influence=cst.influence.at[jnp.maximum(courted, 0), p].add(influence)),
         players=pl._replace(
             great_people=pl.great_people.at[p, : len(SPECIALISTS)].add(-free_now.astype(jnp.int32)),
             golden_age_turns=pl.golden_age_turns.at[p].add(golden),

@@ -17,7 +17,7 @@ DOES = {
     "musician": "5 turns' tourism and a work of music",
     "writer": "5x this turn's culture and a work of writing",
     "engineer": "5x this turn's production",
-    "merchant": "gold by era",
+    "merchant": "gold by era, +35 influence with a city state",
     "scientist": "5x this turn's science",
 }
 
