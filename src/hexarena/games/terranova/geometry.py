@@ -20,6 +20,11 @@ N_WORK = 37  # a city's centre plus the 36 tiles of rings 1-3
 REACH_RADIUS = 12  # movement is searched in the 469 tiles within 12 of a unit: 4 moves on roads
 
 
+def tile_text(tile: int) -> str:
+    """A tile as players read and write it, ``(row, col)`` (text view, orders, news, screens)."""
+    return f"({tile // COLS}, {tile % COLS})"
+
+
 @cache
 def neighbors() -> np.ndarray:
     """(2772, 6) int32 neighbour indices, -1 beyond the top and bottom rows."""

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from hexarena.games.terranova.geometry import COLS
+from hexarena.games.terranova.geometry import tile_text
 from hexarena.games.terranova.recorder import ROLES
 from hexarena.games.terranova.state import GameState
 from hexarena.games.terranova.tables import load_tables
@@ -43,10 +43,6 @@ def facts_of(state: GameState) -> Facts:
         offers=np.asarray(state.trade.offers).copy(),
         deals=(np.asarray(state.trade.ledger) > 0).any(-1).sum(-1),
     )
-
-
-def _at(tile: int) -> str:
-    return f"({tile // COLS}, {tile % COLS})"
 
 
 def news(before: Facts | None, now: Facts, me: int, seen: np.ndarray) -> list[str]:
@@ -83,10 +79,10 @@ def news(before: Facts | None, now: Facts, me: int, seen: np.ndarray) -> list[st
                     else ""
                 )
                 verb = f"took {whose}" if taken else "founded a city"
-                out.append(f"{name(q).capitalize()} {verb} at {_at(tile)}.")
+                out.append(f"{name(q).capitalize()} {verb} at {tile_text(tile)}.")
         for tile in sorted(old - new):
             if q == me and not any(tile in now.city_pos[p] for p in range(len(ROLES))):
-                out.append(f"Your city at {_at(tile)} was destroyed.")
+                out.append(f"Your city at {tile_text(tile)} was destroyed.")
     out += trade_news(before, now, me)
     for q, b in zip(*np.nonzero(now.wonders & ~before.wonders), strict=True):
         if q != me:

@@ -52,7 +52,7 @@ import numpy as np
 
 from hexarena.core.contract import quote_reply
 from hexarena.core.errors import IllegalMoveError, MoveParseError
-from hexarena.games.terranova.geometry import COLS, ROWS, work_area
+from hexarena.games.terranova.geometry import COLS, ROWS, tile_text, work_area
 from hexarena.games.terranova.religion_text import tenet_choices
 from hexarena.games.terranova.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.tables import load_tables
@@ -324,7 +324,7 @@ def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[
             key = {"move": "reach", "combat": "attack", "send_caravan": "send", "move_caravan": "relocate"}
             mask = opts[key[order["category"]]][s]
             if not mask[tile]:
-                where = f"({tile // COLS}, {tile % COLS})"
+                where = tile_text(tile)
                 raise IllegalMoveError(
                     f"unit {s} ({name}) {order['category']} {where}: out of reach this turn "
                     f"({int(mask.sum())} tiles possible; the text view lists the best)"

@@ -26,7 +26,7 @@ import numpy as np
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.beliefs import holy_city, religion_counts
-from hexarena.games.terranova.geometry import COLS
+from hexarena.games.terranova.geometry import tile_text
 from hexarena.games.terranova.moves import buildable_names
 from hexarena.games.terranova.policies import adoptable
 from hexarena.games.terranova.policy_text import YIELDS, finisher_effects, policy_effects, tree_eras
@@ -55,16 +55,12 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def at(tile: int) -> str:
-    return f"({tile // COLS}, {tile % COLS})"
-
-
 def city_name(s: GameState, p: int, c: int) -> str:
     """A city as the text view calls it: owner, slot and place, e.g. ``red city 0 (12, 40)`` (a
     route may still name a city that has since been lost)."""
     if not 0 <= c < s.cities.exists.shape[1] or not s.cities.exists[p, c]:
         return f"{ROLES[p]} city {c} (gone)"
-    return f"{ROLES[p]} city {c} {at(int(s.cities.pos[p, c]))}"
+    return f"{ROLES[p]} city {c} {tile_text(int(s.cities.pos[p, c]))}"
 
 
 def citystate_name(s: GameState, k: int) -> str:
@@ -329,7 +325,11 @@ def citystate_sites(s: GameState) -> list[dict[str, Any]]:
     """What never changes in a game: each city state's name, type and place."""
     rules = citystate_rules()
     return [
-        {"name": f"city state {k}", "type": rules["types"][int(kind)], "at": at(int(s.layers.cs_sites[k]))}
+        {
+            "name": f"city state {k}",
+            "type": rules["types"][int(kind)],
+            "at": tile_text(int(s.layers.cs_sites[k])),
+        }
         for k, kind in enumerate(s.citystates.kind)
     ]
 
@@ -369,7 +369,7 @@ def _cities(s: GameState) -> dict[str, Any]:
                 {
                     "owner": role,
                     "city": int(c),
-                    "at": at(tile),
+                    "at": tile_text(tile),
                     "population": int(s.cities.pop[p, c]),
                     "hit points": round(100 * float(s.cities.hp[p, c])),
                     "building": words(names[item]) if item >= 0 else "",

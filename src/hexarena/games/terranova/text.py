@@ -20,7 +20,7 @@ import numpy as np
 
 from hexarena.games.terranova import formulas
 from hexarena.games.terranova.citystate_text import citystate_section
-from hexarena.games.terranova.geometry import COLS, work_area
+from hexarena.games.terranova.geometry import COLS, tile_text, work_area
 from hexarena.games.terranova.great_people_text import great_people_lines
 from hexarena.games.terranova.policy_text import policy_effects, tree_eras
 from hexarena.games.terranova.recorder import FEATURE_KEYS, ROLES, TERRAIN_KEYS
@@ -42,10 +42,6 @@ ORDERS_HELP = (
     "unit N send ROW,COL (a caravan's trade route); unit N relocate ROW,COL. "
     "Whatever you leave out follows the default: the heuristic bot's choice. JSON moves work too."
 )
-
-
-def at(tile: int) -> str:
-    return f"({tile // COLS}, {tile % COLS})"
 
 
 def yields_text(y: np.ndarray) -> str:
@@ -90,7 +86,7 @@ class TextView:
         o = self.obs
         row, col = divmod(tile, COLS)
         if self.vis[tile] <= 0:
-            return f"{at(tile)} unexplored"
+            return f"{tile_text(tile)} unexplored"
         terrain = int(o["terrain_map"][row, col])
         name = "lake" if o["lake_map"][row, col] > 0 else TERRAIN_KEYS[terrain] if terrain >= 0 else "?"
         parts = [{2: f"{name} hill", 3: "mountain"}.get(int(o["elevation_map"][row, col]), name)]
@@ -116,7 +112,9 @@ class TextView:
             parts.append("not in sight now")
         elif tile in self.units_at:
             parts.append("with " + ", ".join(self.units_at[tile]))
-        text = f"{at(tile)} {' '.join(parts[:1])}{', ' if len(parts) > 1 else ''}{', '.join(parts[1:])}"
+        text = (
+            f"{tile_text(tile)} {' '.join(parts[:1])}{', ' if len(parts) > 1 else ''}{', '.join(parts[1:])}"
+        )
         return f"{text} [{yields_text(self.yields[tile])}]" if with_yields else text
 
     def tile_value(self, tiles: np.ndarray) -> np.ndarray:
@@ -267,7 +265,7 @@ class TextView:
             growth = f"grows in {_turns(need - food, surplus)}" if surplus > 0 else "not growing"
             kind = "capital" if pc["city_ids"][me, c] == 1 else "city"
             lines.append(
-                f"City {c} ({kind}) at {at(tile)}: population {pop}, food {food:.0f}/{need:.0f} "
+                f"City {c} ({kind}) at {tile_text(tile)}: population {pop}, food {food:.0f}/{need:.0f} "
                 f"({surplus:+.1f} per turn, {growth}), hit points {100 * float(pc['hp'][me, c]):.0f}, "
                 f"defence {float(pc['defense'][me, c]):.1f}."
             )
@@ -337,11 +335,13 @@ class TextView:
                 can.append(f"move to {len(reach)} tiles")
             attack = np.flatnonzero(opts["attack"][s])
             if len(attack):
-                can.append("attack " + ", ".join(at(int(t)) for t in attack))
+                can.append("attack " + ", ".join(tile_text(int(t)) for t in attack))
             for key, verb in (("send", "send a trade route to"), ("relocate", "relocate to")):
                 cities = np.flatnonzero(opts[key][s])
                 if len(cities):
-                    can.append(f"{verb} " + ", ".join(f"{self.city_at(int(t))} {at(int(t))}" for t in cities))
+                    can.append(
+                        f"{verb} " + ", ".join(f"{self.city_at(int(t))} {tile_text(int(t))}" for t in cities)
+                    )
             lines.append("  Can: " + ("; ".join(can) if can else "nothing this turn") + ".")
             if len(reach):
                 lines.append("  Reach (best first): " + "; ".join(self._best_reach(reach, kind)) + ".")
@@ -366,11 +366,13 @@ class TextView:
                 tile = int(u["unit_rowcol"][p, s, 0]) * COLS + int(u["unit_rowcol"][p, s, 1])
                 hp = float(u["health"][p, s]) * 100
                 seen.append(
-                    f"{ROLES[p]} {self.tb.unit_names[u['unit_type'][p, s]]} at {at(tile)} ({hp:.0f}%)"
+                    f"{ROLES[p]} {self.tb.unit_names[u['unit_type'][p, s]]} at {tile_text(tile)} ({hp:.0f}%)"
                 )
             for c in np.flatnonzero(pc["city_ids"][p] > 0):
                 tile = int(pc["city_rowcols"][p, c, 0]) * COLS + int(pc["city_rowcols"][p, c, 1])
-                seen.append(f"{ROLES[p]} city at {at(tile)} (population {int(pc['population'][p, c])})")
+                seen.append(
+                    f"{ROLES[p]} city at {tile_text(tile)} (population {int(pc['population'][p, c])})"
+                )
         return ["Others in sight or known: " + "; ".join(seen) + "."] if seen else []
 
     def render(self, header: list[str], news: list[str], footer: list[str]) -> str:
@@ -416,7 +418,7 @@ def describe_executed(executed: list) -> str:
         if cat < 0:
             continue
         name = tb.category_names[cat]
-        where = f" {at(target)}" if name in TARGETED and target >= 0 else ""
+        where = f" {tile_text(target)}" if name in TARGETED and target >= 0 else ""
         parts.append(f"unit {slot} {TARGETED.get(name, name)}{where}")
     names = buildable_names()
     parts += [f"city {c} started {names[b]}" for c, b in enumerate(built) if b >= 0]
