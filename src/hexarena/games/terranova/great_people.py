@@ -104,7 +104,7 @@ def city_gpp(state: GameState, p: jax.Array) -> jax.Array:
     return points * (1 + _kind_pct(mods) / 100.0) * c.exists[p][:, None]
 
 
-def has_met(state: GameState, p: jax.Array) -> jax.Array:
+def rivals_met(state: GameState, p: jax.Array) -> jax.Array:
     """(6,) the rivals ``p`` has met (``Players.have_met``; never ``p`` itself)."""
     return state.players.have_met[p, :N_PLAYERS] & (jnp.arange(N_PLAYERS) != p)
 
@@ -215,7 +215,7 @@ def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tup
     mods = empire_modifiers(state, p)
     # Tourism (the original's step_tourism comes first).
     base = tourism_yield(state, p)
-    onto = base * (1 + mods[tb.modifier("tourism_pct")] / 100.0) * has_met(state, p)
+    onto = base * (1 + mods[tb.modifier("tourism_pct")] / 100.0) * rivals_met(state, p)
     # Great person points and births.
     g, pl = state.great, state.players
     pending = pl.great_people[p, : len(SPECIALISTS)]
@@ -225,7 +225,7 @@ def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tup
     born = points >= threshold
     burst = r["great_person_burst"]
     was = {k: born[SPECIALISTS.index(k)] for k in SPECIALISTS}
-    onto = onto + jnp.where(was["musician"], burst * base, 0.0) * has_met(state, p)
+    onto = onto + jnp.where(was["musician"], burst * base, 0.0) * rivals_met(state, p)
     empire = empire.at[CULTURE].multiply(jnp.where(was["writer"], burst, 1.0))
     empire = empire.at[SCIENCE].multiply(jnp.where(was["scientist"], burst, 1.0))
     merchant_gold = const(np.asarray(r["great_merchant_gold"], np.float32))[top_era(pl.techs[p])]

@@ -28,7 +28,7 @@ from hexarena.games.terranova.cities import owned_frames
 from hexarena.games.terranova.cs_relations import have_met, resting_influence
 from hexarena.games.terranova.effects import civic_part, kill_yields, policy_city_effects
 from hexarena.games.terranova.geometry import COLS, N_TILES, ROWS
-from hexarena.games.terranova.great_people import city_gpp, great_work_slots, has_met, specialists
+from hexarena.games.terranova.great_people import city_gpp, great_work_slots, specialists
 from hexarena.games.terranova.policies import next_policy_cost
 from hexarena.games.terranova.pressure import city_state_followers
 from hexarena.games.terranova.state import MAX_CITIES, N_PLAYERS, GameState
@@ -261,7 +261,7 @@ def _gw_obs(state: GameState, o: jax.Array) -> jax.Array:
 
 def _tourism_obs(state: GameState, o: jax.Array) -> jax.Array:
     """(6, 6) accumulated tourism of player i onto player j; rows of rivals ``o`` has not met: -1."""
-    known = has_met(state, o) | (jnp.arange(N_PLAYERS) == o)
+    known = have_met(state)[o, :N_PLAYERS]  # itself included
     return jnp.where(known[:, None], state.players.tourism, -1.0)
 
 
