@@ -25,10 +25,10 @@ from pathlib import Path
 import jax
 import numpy as np
 
-from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.simulator import build_simulator
-from hexarena.games.terranova.spaces import random_actions
-from hexarena.games.terranova.state import state_bytes
+from hexarena.games.terranova.engine.mapgen import generate
+from hexarena.games.terranova.engine.simulator import build_simulator
+from hexarena.games.terranova.engine.spaces import random_actions
+from hexarena.games.terranova.engine.state import state_bytes
 
 BATCHES = (1, 64)
 STEPS = 60

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from hexarena.games.terranova.bot import game_against_random
+from hexarena.games.terranova.bots.heuristic import game_against_random
 
 ROUNDS = 30
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from hexarena.games.terranova.geometry import N_TILES, distance_np
-from hexarena.games.terranova.tables import load_tables
-from hexarena.games.terranova.units import found_city
+from hexarena.games.terranova.engine.geometry import N_TILES, distance_np
+from hexarena.games.terranova.engine.rules.units import found_city
+from hexarena.games.terranova.engine.tables import load_tables
 
 from .tn_helpers import grassland_start
 

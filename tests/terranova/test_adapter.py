@@ -9,9 +9,9 @@ import pytest
 
 import hexarena
 from hexarena.games.terranova.adapter import TerraNovaState
-from hexarena.games.terranova.moves import expand_sparse, to_dense
-from hexarena.games.terranova.spaces import ACTION_SHAPES, map_shapes
-from hexarena.games.terranova.tables import load_tables
+from hexarena.games.terranova.contract.moves import expand_sparse, to_dense
+from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, map_shapes
+from hexarena.games.terranova.engine.tables import load_tables
 
 
 @pytest.fixture(scope="module")

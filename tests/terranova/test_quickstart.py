@@ -15,14 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hexarena.games.terranova.mapgen import GameMap, generate, write_pool
+from hexarena.games.terranova.engine.mapgen import GameMap, generate, write_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _mapgen(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    cmd = [sys.executable, "-m", "hexarena.games.terranova.mapgen", *args]
+    cmd = [sys.executable, "-m", "hexarena.games.terranova.engine.mapgen", *args]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
 
 

@@ -6,14 +6,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from hexarena.games.terranova.geometry import distance_np, work_area
-from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.religion import pantheon_cost
-from hexarena.games.terranova.simulator import build_simulator
-from hexarena.games.terranova.state import map_layers
-from hexarena.games.terranova.step import new_game
-from hexarena.games.terranova.tables import BUILDING_SLOTS, load_tables
-from hexarena.games.terranova.units import found_city
+from hexarena.games.terranova.engine.geometry import distance_np, work_area
+from hexarena.games.terranova.engine.mapgen import generate
+from hexarena.games.terranova.engine.rules.religion import pantheon_cost
+from hexarena.games.terranova.engine.rules.units import found_city
+from hexarena.games.terranova.engine.simulator import build_simulator
+from hexarena.games.terranova.engine.state import map_layers
+from hexarena.games.terranova.engine.step import new_game
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
 
 def one_game_simulator(seed: int = 0, turn_cap: int = 300):

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("hexarena.games.terranova.recorder", reason="Terra Nova's recorder is not there yet")
+pytest.importorskip("hexarena.games.terranova.view.recorder", reason="Terra Nova's recorder is not there yet")
 
 import jax
 import numpy as np
 
 from hexarena.core.frames import decode_frames, fog_digits
-from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.recorder import Recorder
-from hexarena.games.terranova.simulator import build_simulator
+from hexarena.games.terranova.engine.mapgen import generate
+from hexarena.games.terranova.engine.simulator import build_simulator
+from hexarena.games.terranova.view.recorder import Recorder
 from hexarena.viewer import load_view_data
 
 
@@ -61,7 +61,7 @@ def test_recorded_map_is_drawn_with_rivers_units_and_fog(open_record, start_reco
 @pytest.mark.slow
 def test_thirty_random_rounds(open_record, tmp_path):
     """Cities, borders and improvements appear as the simulator plays (compiles the simulator)."""
-    from hexarena.games.terranova.spaces import random_actions
+    from hexarena.games.terranova.engine.spaces import random_actions
 
     step, games, tracker, metrics, ids, *_ = build_simulator(
         [generate(0)], "duplicate", jax.random.PRNGKey(0)
@@ -138,7 +138,7 @@ def test_screens_tech_tree_demographics_cities_victory(open_record, played_recor
 
 def test_social_policies_screen_shows_adopted_adoptable_and_locked_per_player(open_record, tmp_path):
     import hexarena
-    from hexarena.games.terranova.tables import load_tables
+    from hexarena.games.terranova.engine.tables import load_tables
 
     tb = load_tables()
     state = hexarena.make("terranova", seed=2, turn_cap=30)
@@ -171,10 +171,10 @@ def test_social_policies_screen_shows_adopted_adoptable_and_locked_per_player(op
 
 
 def test_rivers_across_the_seam_are_drawn(open_record, tmp_path):
-    from hexarena.games.terranova.geometry import COLS
-    from hexarena.games.terranova.recorder import river_edges
-    from hexarena.games.terranova.state import map_layers
-    from hexarena.games.terranova.step import new_game
+    from hexarena.games.terranova.engine.geometry import COLS
+    from hexarena.games.terranova.engine.state import map_layers
+    from hexarena.games.terranova.engine.step import new_game
+    from hexarena.games.terranova.view.recorder import river_edges
 
     layers = map_layers(generate(0))
     river = np.array(layers.river)
@@ -195,7 +195,7 @@ def test_rivers_across_the_seam_are_drawn(open_record, tmp_path):
 @pytest.fixture(scope="module")
 def screens_record(tmp_path_factory: pytest.TempPathFactory, played_states: list) -> tuple[Path, object]:
     """The played position, then the same with content on every screen (screen_helpers)."""
-    from tests.terranova.screen_helpers import screens_state
+    from tests.terranova.view.screen_helpers import screens_state
 
     out = tmp_path_factory.mktemp("terranova-screens")
     rich = jax.tree_util.tree_map(np.asarray, screens_state(played_states[-1]))
@@ -213,7 +213,7 @@ def _rows(page, title: str) -> list[str]:
 
 
 def test_religion_trade_and_city_state_screens_name_everything(open_record, screens_record, tmp_path):
-    from hexarena.games.terranova.screens import city_name
+    from hexarena.games.terranova.view.screens import city_name
 
     record, s = screens_record
     page = open_record(record)
@@ -266,7 +266,7 @@ def test_religion_trade_and_city_state_screens_name_everything(open_record, scre
 
 
 def test_city_panel_opens_from_the_cities_table_and_the_map(open_record, screens_record, tmp_path):
-    from hexarena.games.terranova.screens import city_name
+    from hexarena.games.terranova.view.screens import city_name
 
     record, s = screens_record
     page = open_record(record)

@@ -12,6 +12,7 @@ from hexarena.core.errors import ConfigError, RecordError
 from hexarena.core.human import HumanPlayer
 from hexarena.core.llm import LLMPlayer
 from hexarena.core.players import CallablePlayer, Player, RandomPlayer, ReplayPlayer, ScriptedPlayer
+from hexarena.core.registry import PATH_PLAYERS
 
 GENERIC_TYPES = ("random", "scripted", "replay", "human", "callable", "llm")
 
@@ -63,14 +64,14 @@ def build_player(cfg: PlayerConfig, game: type[GameState], index: int = 0) -> Pl
             reply_mode=cfg.reply_mode,
             price=cfg.price.model_dump() if cfg.price else None,
         )
-    if kind.startswith("policy:"):  # a trained policy file (hexarena.rl.policies)
-        from hexarena.rl.policies import PolicyPlayer
-
-        return PolicyPlayer(kind.removeprefix("policy:"), name=cfg.name, seed=cfg.seed)
+    prefix, _, path = kind.partition(":")
+    if path and prefix in PATH_PLAYERS:  # e.g. policy:PATH, a trained policy file
+        player_cls = _import(PATH_PLAYERS[prefix], f"{where}.type")
+        return player_cls(path, name=cfg.name, seed=cfg.seed)
     if kind in game.bots:
         bot_cls = _import(game.bots[kind], f"{where}.type")
         return bot_cls(name=name, seed=cfg.seed, **cfg.params)
-    known = [*GENERIC_TYPES, "policy:PATH", *sorted(game.bots)]
+    known = [*GENERIC_TYPES, *(f"{p}:PATH" for p in PATH_PLAYERS), *sorted(game.bots)]
     raise ConfigError(
         f"{where}.type: unknown player type {kind!r} for {game.name} (known: {', '.join(known)})"
     )

@@ -32,6 +32,11 @@ BUILTIN_GAMES: dict[str, str] = {
 }
 
 ENTRY_POINT_GROUP = "hexarena.games"
+
+#: prefix -> "module:attribute" of a player class made from a file, ``type: PREFIX:PATH`` in a
+#: config (``cls(path, name=..., seed=...)``). Named as a string, as a game's bots are, so that core
+#: finds the trained-policy player without importing the RL layer above it.
+PATH_PLAYERS: dict[str, str] = {"policy": "hexarena.rl.policies:PolicyPlayer"}
 PLAYER_KINDS = ("random", "llm", "human")
 
 

@@ -5,7 +5,8 @@
 works offline. See docs/viewer.md.
 """
 
-from hexarena.viewer.page import export_html, page_html
+from hexarena.viewer.export import export_html
+from hexarena.viewer.page import page_html
 from hexarena.viewer.record import load_view_data
 from hexarena.viewer.server import serve
 

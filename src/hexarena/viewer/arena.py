@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hexarena.core.errors import RecordError
-from hexarena.viewer.page import data_json, export_html, page_html
+from hexarena.viewer.page import data_json, export_replay, page_html
 from hexarena.viewer.record import load_view_data
 
 _STATIC = files("hexarena.viewer") / "static"
@@ -74,7 +74,7 @@ def export_arena(folder: str | Path, out_path: str | Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
 
     def link(row: dict[str, Any]) -> str:
-        replay = export_html(folder / row["record_dir"], folder / row["record_dir"] / "replay.html")
+        replay = export_replay(folder / row["record_dir"], folder / row["record_dir"] / "replay.html")
         return Path(os.path.relpath(replay.resolve(), out.parent.resolve())).as_posix()
 
     out.write_text(leaderboard_html(page_data(folder, link)), encoding="utf-8")

@@ -50,12 +50,8 @@ def page_html(data: dict[str, Any] | None = None) -> str:
     return html
 
 
-def export_html(record_dir: str | Path, out_path: str | Path) -> Path:
-    """Write one self-contained HTML replay of ``record_dir`` to ``out_path``; returns the path."""
-    from hexarena.viewer.arena import export_arena, is_arena
-
-    if is_arena(record_dir):  # an arena folder: its leaderboard page, and a replay page per match
-        return export_arena(record_dir, out_path)
+def export_replay(record_dir: str | Path, out_path: str | Path) -> Path:
+    """Write one self-contained HTML replay of the match record ``record_dir`` to ``out_path``."""
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page_html(load_view_data(record_dir)), encoding="utf-8")

@@ -7,9 +7,7 @@ recorder, a game-contract adapter and a heuristic bot.
 Quick start (the spec's API)::
 
     import jax
-    from hexarena.games.terranova.mapgen import generate
-    from hexarena.games.terranova.simulator import build_simulator
-    from hexarena.games.terranova.spaces import random_actions
+    from hexarena.games.terranova import build_simulator, generate, random_actions
 
     step, games, obs_spaces, metrics, turn_ids, obs, mesh, sharding = build_simulator(
         [generate(seed) for seed in range(8)], "duplicate", jax.random.PRNGKey(0)
@@ -20,23 +18,24 @@ Quick start (the spec's API)::
             games, actions, obs_spaces, metrics, turn_ids
         )
 
-Modules: ``tables`` (JSON data -> dense arrays), ``geometry`` (the 42 x 66 cylinder), ``mapgen``
-(maps; ``python -m hexarena.games.terranova.mapgen`` writes a pool), ``state`` (the pytree),
-``formulas``, ``world`` (derived quantities), ``effects`` (building, policy and tenet rows -> a
-player's numbers), ``policies`` (the policy endpoint), ``religion`` (the tenet endpoint, prophets,
-faith purchases), ``beliefs`` (the tenets acting in each city), ``pressure`` (religious spread),
-``great_people`` (specialists, great people, great works, golden ages, tourism),
-``units`` / ``cities`` / ``step`` (the turn),
-``observe`` (observations), ``spaces`` (action shapes), ``simulator`` (``build_simulator``),
-``recorder`` (frames; the spec's ``GameStateRecorder``) / ``screens`` (the viewer's 4X screens and
-city panels), ``moves`` / ``adapter`` (the game
-contract), ``compiled`` (the adapter's functions, traced once per machine), ``options`` (what a
-player may do this turn), ``text`` / ``news`` / ``orders`` / ``religion_text`` (the text view and
-text orders), ``bot`` (with ``bot_religion``: tenets by value, ``bot_caravans``: trade routes,
-``bot_trade``: deals), ``pettingzoo_env``, ``citystates`` (the city states' round) / ``cs_relations``
-(what relationships and contacts give) / ``espionage`` (spies) / ``victory`` (World Congress and the
-four victories) / ``citystate_text`` (their text-view section). Using it as a player, an RL library
-or a viewer: docs/terranova.md.
+The package is in rooms, each importing only the rooms above it in this list:
+
+* ``engine/``: the rules as pure JAX functions (everything that runs inside ``jit``): ``tables``,
+  ``geometry``, ``mapgen`` (``python -m hexarena.games.terranova.engine.mapgen`` writes a map
+  pool), ``state``, ``formulas``, ``world``, ``effects``, ``step``, ``observe``, ``spaces``,
+  ``simulator``, and ``engine/rules/``, one module a topic (units, cities, policies, religion,
+  beliefs, pressure, great people, trade, trade routes, city states and their relations,
+  espionage, victory);
+* ``contract/``: the game for people and models: ``moves``, ``orders`` (text orders), ``options``
+  (what a player may do), ``compiled`` (the adapter's functions, traced once per machine) and
+  ``contract/text/`` (the text view, the news, a section per topic);
+* ``view/``: the replay viewer's ``recorder`` (the spec's ``GameStateRecorder``) and ``screens``;
+* ``bots/``: the heuristic bot and its religion, caravan and trade helpers;
+* and, at the top, ``adapter`` (``TerraNovaState``, the game contract) and ``pettingzoo_env``.
+
+A new rule goes in ``engine/`` (a topic of its own in ``engine/rules/``), its text in
+``contract/text/``, its screen in ``view/screens``. Using it as a player, an RL library or a
+viewer: docs/terranova.md.
 
 Stage 2 (issue 14), so far: all 148 buildings and wonders (``data/buildings.json``: costs, upkeep,
 tech / building / resource / policy / site prerequisites as boolean matrices; flat, per-citizen
@@ -104,3 +103,9 @@ in a city whose tile holds a unit of the same class waits there until the tile i
 faster than 4 moves (tank, airship, helicopter) are searched up to 12 tiles away; roads cost a third
 of a move as in Civilization V (the original: max(1, cost - 0.5), so never more tiles than moves).
 """
+
+from hexarena.games.terranova.engine.mapgen import generate
+from hexarena.games.terranova.engine.simulator import build_simulator
+from hexarena.games.terranova.engine.spaces import random_actions
+
+__all__ = ["build_simulator", "generate", "random_actions"]

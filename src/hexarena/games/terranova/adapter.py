@@ -20,18 +20,18 @@ from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_se
 from hexarena.core.errors import IllegalMoveError, MoveParseError
 from hexarena.core.frozen import FrozenMap, freeze, thaw
 from hexarena.core.rng import derive_seed
-from hexarena.games.terranova import compiled, orders
-from hexarena.games.terranova import moves as tn_moves
-from hexarena.games.terranova.bot import default_orders
-from hexarena.games.terranova.mapgen import generate
-from hexarena.games.terranova.news import facts_of, news
-from hexarena.games.terranova.observe import Tracker
-from hexarena.games.terranova.recorder import ROLES, frame_of
-from hexarena.games.terranova.state import GameState as SimState
-from hexarena.games.terranova.state import MapLayers, map_layers
-from hexarena.games.terranova.tables import load_tables
-from hexarena.games.terranova.text import ORDERS_HELP, TextView, describe_executed
-from hexarena.games.terranova.victory import VICTORIES
+from hexarena.games.terranova.bots.heuristic import default_orders
+from hexarena.games.terranova.contract import compiled, orders
+from hexarena.games.terranova.contract import moves as tn_moves
+from hexarena.games.terranova.contract.text.news import facts_of, news
+from hexarena.games.terranova.contract.text.view import ORDERS_HELP, TextView, describe_executed
+from hexarena.games.terranova.engine.mapgen import generate
+from hexarena.games.terranova.engine.observe import Tracker
+from hexarena.games.terranova.engine.rules.victory import VICTORIES
+from hexarena.games.terranova.engine.state import GameState as SimState
+from hexarena.games.terranova.engine.state import MapLayers, map_layers
+from hexarena.games.terranova.engine.tables import ROLES, load_tables
+from hexarena.games.terranova.view.recorder import frame_of
 
 
 def _to_lists(tree: Any) -> Any:
@@ -97,7 +97,7 @@ class TerraNovaState(GameState):
         "culture) or diplomatic (World Congress delegates plus allied city states >= 12 at a session)."
     )
     demo_params: ClassVar[dict[str, Any]] = {"turn_cap": 30}
-    bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bot:HeuristicPlayer"}
+    bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bots.heuristic:HeuristicPlayer"}
     move_syntax: ClassVar[str] = (
         "orders separated by ';', e.g. 'research writing; city 0 build granary; unit 3 move 12,40; "
         "unit 4 settle' (what you leave out, the heuristic bot decides), or one JSON object of "

@@ -23,12 +23,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from hexarena.games.terranova import compiled
 from hexarena.games.terranova.adapter import TerraNovaState
-from hexarena.games.terranova.moves import to_dense
-from hexarena.games.terranova.recorder import ROLES
-from hexarena.games.terranova.spaces import ACTION_SHAPES, map_shapes
-from hexarena.games.terranova.tables import N_BUILDABLES, load_tables
+from hexarena.games.terranova.contract import compiled
+from hexarena.games.terranova.contract.moves import to_dense
+from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, map_shapes
+from hexarena.games.terranova.engine.tables import N_BUILDABLES, ROLES, load_tables
 from hexarena.rl.aec import new_episode
 
 

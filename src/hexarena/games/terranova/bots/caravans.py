@@ -1,0 +1,82 @@
+"""The heuristic bot's caravans: when to build one and where to send it.
+
+A route to a city state pays little gold but 1.5 influence a round against a decay of 1
+(:mod:`.trade_routes`, :mod:`.citystates`), and influence is what makes a city state a friend
+(30: yields in the capital) or an ally (60: yields in every city); a city state whose quest is
+trade routes gives +30 influence at the quest's end to the player with the most routes to it.
+So a caravan goes, best first, to a city state whose trade-route quest it can win, then to the
+city state it is closest to befriending or allying (the next threshold within reach), then to
+any city state, then to a foreign city (more gold and some science), then to one of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.rules.citystates import quest_index
+from hexarena.games.terranova.engine.state import N_PLAYERS
+from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
+
+# a destination's base worth by kind; the city-state bonuses below are added to it
+OWN, FOREIGN, CITY_STATE = 1.0, 2.0, 3.0
+QUEST_BONUS = 4.0  # its quest is trade routes and nobody has more routes to it than we do
+THRESHOLD_BONUS = 2.0  # scaled by how close the next relationship threshold is (1 = at it)
+
+
+def _tiles(rowcol: np.ndarray) -> np.ndarray:
+    return rowcol[..., 0] * COLS + rowcol[..., 1]
+
+
+def wants_caravan(obs: dict[str, Any], me: int) -> bool:
+    """Whether a caravan is worth queueing: a route slot free (caravans alive < ``num_trade_routes``;
+    the build cap counts those under way) and someone to trade with (a city state seen, or a
+    second city of its own)."""
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    caravans = int((kinds == load_tables().unit("caravan")).sum())
+    cs_seen = (np.asarray(obs["citystate_info"]["city_rowcols"])[:, 0] >= 0).any()
+    cities = int((np.asarray(obs["player_cities"]["city_ids"])[me] > 0).sum())
+    return caravans < int(obs["num_trade_routes"]) and bool(cs_seen or cities >= 2)
+
+
+def destination_values(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(H,) what a route to each tile's city is worth to ``me`` (0 where there is no known city)."""
+    rules = citystate_rules()
+    value = np.zeros(N_TILES)
+    pc = obs["player_cities"]
+    ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+    for q in range(N_PLAYERS):
+        tiles = _tiles(rowcols[q][ids[q] != -1])
+        value[tiles[tiles >= 0]] = OWN if q == me else FOREIGN
+    info = obs["citystate_info"]
+    sites = _tiles(np.asarray(info["city_rowcols"]))
+    influence = np.asarray(info["influence_level"], dtype=float)
+    trade_quest = np.asarray(info["quest_type"]) == quest_index("trade_routes")
+    mine, lead = np.asarray(info["trade_tracker_mine"]), float(info["trade_tracker_lead"])
+    for k in np.flatnonzero(sites >= 0):
+        worth = CITY_STATE + QUEST_BONUS * (trade_quest[k] and mine[k] >= lead - 1)
+        for threshold in (rules["friend_influence"], rules["ally_influence"]):
+            if influence[k] < threshold:
+                worth += THRESHOLD_BONUS * max(0.0, 1 - (threshold - influence[k]) / threshold)
+                break
+        value[sites[k]] = worth
+    return value
+
+
+def caravan_order(
+    obs: dict[str, Any], me: int, pos: int, opts: dict[str, Any] | None, slot: int
+) -> dict[str, Any]:
+    """The order of the caravan in ``slot`` on tile ``pos``: send it to the best destination it may
+    reach (with options: those listed for it; without: known cities within 15 tiles, the
+    resolver skipping the others)."""
+    value = destination_values(obs, me)
+    if opts is not None:
+        can = np.asarray(opts["send"][slot], bool)
+    else:
+        can = (value > 0) & (distance_np(np.arange(N_TILES), pos) < load_tables().rules["trade_route_range"])
+        can[pos] = False
+    idx = np.flatnonzero(can)
+    targets = [int(t) for t in idx[np.argsort(-value[idx], kind="stable")]]
+    return {"categories": ["send_caravan"], "targets": targets[:12]}

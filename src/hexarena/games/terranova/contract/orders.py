@@ -1,0 +1,411 @@
+"""Compact text orders: many endpoints in one move, the rest filled by the heuristic bot.
+
+::
+
+    research Writing; city 0 build Granary; unit 3 move 12,40; unit 4 settle; unit 5 build farm
+
+Orders are separated by ``;`` or new lines and read leniently: any case and spacing, names with
+spaces, hyphens or underscores (``Animal Husbandry``), a unique prefix of a name, numbers for
+slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
+
+=====================================  =====================================================
+``research T[, T...]``                 technologies, most wanted first (also ``tech``)
+``city N build B[, B...]``             what city N starts when it is free (also ``produce``)
+``city N work R,C[; R,C...]``          tiles its citizens work, best first (also ``tiles``)
+``unit N move R,C`` (``go``, ``explore``)  move unit N
+``unit N settle`` (``found``)          found a city on the unit's tile
+``unit N attack R,C``                  attack there, moving into striking distance first if
+                                       needed (entering closed borders declares war)
+``unit N build I`` or ``unit N I``     a worker build: farm, mine, road, chop forest...
+``policy P[, P...]`` (``adopt``)       social policies, most wanted first (``Tradition`` is
+                                       the tree's opener); adopted when culture allows
+``tenet T[, T...]`` (``religion``)     religious tenets, most wanted first: a pantheon, then a
+                                       founder and two followers, an enhancer, a reformation
+                                       tenet; taken when faith allows
+``offer PLAYER: X for Y``              a trade offer: give X, receive Y (items: embassy,
+                                       gold per turn (``5 gold/turn``), peace, a resource)
+``accept PLAYER[, ...]`` / ``deny``    answer the offers made to you (unanswered: denied)
+``unit N send R,C`` (``trade``)        a caravan opens a trade route to the city there
+``unit N relocate R,C``                a caravan moves to another of your cities
+=====================================  =====================================================
+
+:func:`parse_orders` turns the text into the sparse JSON move of :mod:`.moves` with
+``"fill": "heuristic"``. Such a move is checked against the player's options when it is played
+(an impossible order is an error naming it, not silently dropped) and every endpoint it does not
+mention (the technology, a unit, a city) gets the heuristic bot's preferences
+(:class:`~.bot.HeuristicPlayer`), so a player gives only the orders it cares about.
+A policy order must name a policy adoptable now (the text view's "Can adopt now"); it is kept as
+the preference until the culture reserves reach the cost. A tenet order must name at least one
+tenet of the player's next religious stage that nobody holds (the text view's religion section); it
+is kept until the faith reaches the stage's cost. A trade offer must name a player you may offer to
+and items each side can give now (the text view's "Trade" section).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from hexarena.core.contract import quote_reply
+from hexarena.core.errors import IllegalMoveError, MoveParseError
+from hexarena.games.terranova.contract.text.religion import tenet_choices
+from hexarena.games.terranova.engine.geometry import COLS, ROWS, tile_text, work_area
+from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
+from hexarena.games.terranova.engine.tables import load_tables
+
+FILL = "heuristic"
+POLICY_VERBS = ("policy", "policies", "adopt")
+TENET_VERBS = ("tenet", "tenets", "religion", "pantheon", "belief", "beliefs")
+TRADE_VERBS = ("offer", "accept", "deny", "reject")
+ITEM_ALIASES = {"gold": "gold_per_turn", "gpt": "gold_per_turn", "gold_turn": "gold_per_turn"}
+UNIT_VERBS = {
+    "move": "move",
+    "go": "move",
+    "explore": "move",
+    "moveto": "move",
+    "settle": "settle",
+    "found": "settle",
+    "attack": "combat",
+    "combat": "combat",
+    "fight": "combat",
+    "send": "send_caravan",
+    "trade": "send_caravan",
+    "relocate": "move_caravan",
+    "rebase": "move_caravan",
+}
+_PLACE = re.compile(r"^\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?$")
+
+
+def norm(name: str) -> str:
+    return re.sub(r"[\s\-]+", "_", name.strip().lower()).strip("_")
+
+
+def lookup(name: str, names: Sequence[str], what: str, order: str) -> str:
+    """The name in ``names`` meant by ``name``: exact (normalized) or a unique prefix."""
+    key = norm(name)
+    pool = [n for n in names if n and n != "none"]
+    if key in pool:
+        return key
+    starts = [n for n in pool if n.startswith(key)] if key else []
+    if len(starts) == 1:
+        return starts[0]
+    close = starts[:5] or difflib.get_close_matches(key, pool, n=4, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise MoveParseError(f"order {quote_reply(order)}: unknown {what} {name.strip()!r}{hint}")
+
+
+def place(text: str, order: str) -> list[int]:
+    m = _PLACE.match(text.strip())
+    if not m:
+        raise MoveParseError(f"order {quote_reply(order)}: expected a place as ROW,COL, got {text.strip()!r}")
+    row, col = int(m.group(1)), int(m.group(2))
+    if not (0 <= row < ROWS and 0 <= col < COLS):
+        raise MoveParseError(
+            f"order {quote_reply(order)}: ({row}, {col}) is off the map "
+            f"(rows 0-{ROWS - 1}, cols 0-{COLS - 1})"
+        )
+    return [row, col]
+
+
+def _slot(text: str, size: int, what: str, order: str) -> str:
+    if not text.isdigit() or not 0 <= int(text) < size:
+        raise MoveParseError(
+            f"order {quote_reply(order)}: {what} must be a number 0-{size - 1}, got {text!r}"
+        )
+    return str(int(text))
+
+
+def _split_list(text: str) -> list[str]:
+    return [t for t in (x.strip() for x in re.split(r",|\band\b", text)) if t]
+
+
+def _places(text: str, order: str) -> list[list[int]]:
+    chunks = re.findall(r"\(?\s*-?\d+\s*[, ]\s*-?\d+\s*\)?", text)
+    if not chunks or re.sub(r"\(?\s*-?\d+\s*[, ]\s*-?\d+\s*\)?|[;,\s]|\band\b", "", text):
+        raise MoveParseError(f"order {quote_reply(order)}: expected places as ROW,COL, got {text.strip()!r}")
+    return [place(c, order) for c in chunks]
+
+
+def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None) -> dict[str, Any]:
+    """The sparse move (``"fill": "heuristic"``) of a text of orders; MoveParseError names a bad one
+    (an unknown policy with the policies ``adoptable()`` now, when the caller can say)."""
+    from hexarena.games.terranova.contract.moves import buildable_names
+
+    tb = load_tables()
+    move: dict[str, Any] = {"fill": FILL}
+    orders = [o.strip() for o in re.split(r"[;\n]", text) if o.strip()]
+    if not orders:
+        raise MoveParseError("no orders given (an empty move is '{}' or 'pass')")
+    for order in orders:
+        words = order.replace(":", " ").split()
+        verb = words[0].lower()
+        if verb in ("pass", "end", "done", "default", "defaults"):
+            continue
+        if verb in POLICY_VERBS:
+            move["policy"] = _policies(words[1:], order, adoptable)
+            continue
+        if verb in TENET_VERBS:
+            names = _split_list(" ".join(words[1:]))
+            if not names:
+                raise MoveParseError(f"order {quote_reply(order)}: which tenet? (see the religion section)")
+            move["tenet"] = [lookup(n, tb.tenet_names, "tenet", order) for n in names]
+            continue
+        if verb in TRADE_VERBS:
+            _trade_order(move.setdefault("trade", {}), verb, order)
+            continue
+        if verb in ("research", "tech", "techs", "study"):
+            names = _split_list(" ".join(words[1:]))
+            if not names:
+                raise MoveParseError(f"order {quote_reply(order)}: research what?")
+            move["tech"] = [lookup(n, tb.tech_names, "technology", order) for n in names]
+        elif verb == "city" and len(words) >= 3:
+            slot = _slot(words[1], MAX_CITIES, "the city", order)
+            action, rest = words[2].lower(), " ".join(words[3:])
+            if action in ("build", "produce", "make", "train"):
+                items = _split_list(rest)
+                if not items:
+                    raise MoveParseError(f"order {quote_reply(order)}: build what?")
+                move.setdefault("build", {})[slot] = [
+                    lookup(i, buildable_names(), "item", order) for i in items
+                ]
+            elif action in ("work", "tiles", "works"):
+                move.setdefault("work_tiles", {})[slot] = _places(rest, order)
+            else:
+                raise MoveParseError(
+                    f"order {quote_reply(order)}: a city can 'build' or 'work', not {action!r}"
+                )
+        elif verb == "unit" and len(words) >= 3:
+            slot = _slot(words[1], MAX_UNITS, "the unit", order)
+            move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
+        else:
+            raise MoveParseError(
+                f"order {quote_reply(order)} not understood: orders start with research, policy, tenet, "
+                "offer, accept, deny, city N or unit N "
+                "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
+            )
+    return move
+
+
+def _policies(words: list[str], order: str, adoptable: Callable[[], Sequence[str]] | None) -> list[str]:
+    names = _split_list(" ".join(words))
+    can = f" (adoptable now: {', '.join(adoptable()) or 'none'})" if adoptable else ""
+    if not names:
+        raise MoveParseError(f"order {quote_reply(order)}: adopt which policy?{can}")
+    try:
+        return [lookup(n, load_tables().policy_names, "policy", order) for n in names]
+    except MoveParseError as err:
+        raise MoveParseError(f"{err}{can}") from None
+
+
+def player_of(text: str, order: str) -> int:
+    """A player named by its colour (``blue``) or number (``1``)."""
+    from hexarena.games.terranova.engine.tables import ROLES
+
+    key = norm(text)
+    if key.isdigit() and int(key) < len(ROLES):
+        return int(key)
+    if key in ROLES:
+        return ROLES.index(key)
+    raise MoveParseError(
+        f"order {quote_reply(order)}: unknown player {text.strip()!r} (players: {', '.join(ROLES)})"
+    )
+
+
+def trade_item(text: str, order: str) -> str:
+    """A trade item: embassy, gold per turn (``5 gold/turn``, ``gold``), peace or a resource."""
+    from hexarena.games.terranova.engine.rules.trade import item_names
+
+    key = norm(re.sub(r"^\s*\d+\s*", "", text.replace("/", " per ")))
+    key = ITEM_ALIASES.get(key.replace("_per_", "_"), key)
+    return lookup(key, item_names(), "trade item", order)
+
+
+def _trade_order(trade: dict[str, Any], verb: str, order: str) -> None:
+    body = order.split(None, 1)[1] if len(order.split(None, 1)) > 1 else ""
+    if verb == "offer":
+        m = re.match(r"^\s*([\w-]+)\s*:?\s*(.+?)\s+for\s+(.+)$", body, re.IGNORECASE)
+        if not m:
+            raise MoveParseError(
+                f"order {quote_reply(order)}: write an offer as 'offer PLAYER: ITEM for ITEM', "
+                "e.g. 'offer blue: 5 gold/turn for peace'"
+            )
+        if "to" in trade:
+            raise MoveParseError(f"order {quote_reply(order)}: one trade offer per turn")
+        trade["to"] = [player_of(m.group(1), order)]
+        trade["offer"] = [trade_item(m.group(2), order)]
+        trade["ask"] = [trade_item(m.group(3), order)]
+        return
+    who = [player_of(w, order) for w in _split_list(body)]
+    if not who:
+        raise MoveParseError(f"order {quote_reply(order)}: {verb} whose offer? name the player")
+    trade.setdefault("accept" if verb == "accept" else "deny", []).extend(who)
+
+
+def _unit_order(words: list[str], order: str) -> dict[str, Any]:
+    tb = load_tables()
+    action = words[0].lower()
+    rest = " ".join(words[1:])
+    if action == "move" and rest.lower().startswith("to "):
+        rest = rest[3:]
+    if action in UNIT_VERBS:
+        category = UNIT_VERBS[action]
+        if category == "settle":
+            return {"category": "settle"}
+        if not rest:
+            raise MoveParseError(f"order {quote_reply(order)}: {action} where? give ROW,COL")
+        return {"category": category, "target": place(rest, order)}
+    if action in ("build", "improve", "make"):
+        action, rest = rest, ""
+    if action.lower() in ("skip", "wait", "sleep", "fortify", "hold"):
+        raise MoveParseError(
+            f"order {quote_reply(order)}: units cannot wait in Terra Nova (every idle unit acts each turn); "
+            "leave the unit out to let the default choose, or give it a move"
+        )
+    builds = [
+        c for c in tb.category_names if c not in ("move", "settle", "combat", "move_caravan", "send_caravan")
+    ]
+    return {"category": lookup(f"{action} {rest}", builds, "unit action", order)}
+
+
+# -- checking against the options and filling the rest ----------------------------------------
+def _tile(target: Any) -> int:
+    if isinstance(target, (list, tuple)):
+        return int(target[0]) * COLS + int(target[1])
+    return int(target)
+
+
+def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any], me: int) -> None:
+    """Raise IllegalMoveError naming the first order the player cannot carry out this turn."""
+    from hexarena.games.terranova.contract.moves import buildable_names
+
+    tb = load_tables()
+    if "tech" in move and not any(
+        opts["techs"][tb.tech_names.index(t)] for t in move["tech"] if t in tb.tech_names
+    ):
+        legal = ", ".join(tb.tech_names[t] for t in np.flatnonzero(opts["techs"]))
+        raise IllegalMoveError(
+            f"research {', '.join(move['tech'])}: none can be researched now (can: {legal})"
+        )
+    if "policy" in move and not any(opts["policies"][tb.policy(p)] for p in move["policy"]):
+        legal = ", ".join(tb.policy_names[p] for p in np.flatnonzero(opts["policies"]))
+        raise IllegalMoveError(
+            f"policy {', '.join(move['policy'])}: not adoptable now (adoptable now: {legal or 'none'}; "
+            "a policy needs its tree's era and the policies before it in the tree)"
+        )
+    if "tenet" in move:
+        choices = tenet_choices(obs, me)
+        if not any(choices[tb.tenet(t)] for t in move["tenet"] if t in tb.tenet_names):
+            can = ", ".join(tb.tenet_names[t] for t in np.flatnonzero(choices))
+            raise IllegalMoveError(
+                f"tenet {', '.join(move['tenet'])}: none can be taken (can choose: {can or 'none'}; "
+                "a tenet belongs to one player, and each comes at its stage: pantheon, founder and "
+                "followers, enhancer, reformation)"
+            )
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    for slot, order in move.get("units", {}).items():
+        s = int(slot)
+        if kinds[s] <= 0:
+            have = ", ".join(f"{i} {tb.unit_names[k]}" for i, k in enumerate(kinds) if k > 0)
+            raise IllegalMoveError(f"unit {s}: you have no unit {s} (your units: {have or 'none'})")
+        name = tb.unit_names[kinds[s]]
+        cat = tb.category_names.index(order["category"])
+        if not opts["categories"][s][cat]:
+            can = [tb.category_names[c] for c in np.flatnonzero(opts["categories"][s])]
+            raise IllegalMoveError(
+                f"unit {s} ({name}) {order['category']}: not possible now "
+                f"(it can: {', '.join(can) or 'nothing'})"
+            )
+        if "target" in order:
+            tile = _tile(order["target"])
+            key = {"move": "reach", "combat": "attack", "send_caravan": "send", "move_caravan": "relocate"}
+            mask = opts[key[order["category"]]][s]
+            if not mask[tile]:
+                where = tile_text(tile)
+                raise IllegalMoveError(
+                    f"unit {s} ({name}) {order['category']} {where}: out of reach this turn "
+                    f"({int(mask.sum())} tiles possible; the text view lists the best)"
+                )
+    _check_trade(move.get("trade", {}), obs, opts, me)
+    exists = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
+    names = buildable_names()
+    for slot, items in move.get("build", {}).items():
+        c = int(slot)
+        if not exists[c]:
+            raise IllegalMoveError(f"city {c}: you have no city {c}")
+        if not any(opts["build"][c][names.index(i)] for i in items if i in names):
+            raise IllegalMoveError(f"city {c} build {', '.join(items)}: cannot be built there now")
+    for slot in move.get("work_tiles", {}):
+        if not exists[int(slot)]:
+            raise IllegalMoveError(f"city {int(slot)}: you have no city {int(slot)}")
+
+
+def _no_partner(q: int, obs: Mapping[str, Any], me: int) -> str:
+    """Why player ``q`` cannot take ``me``'s offer, as far as ``me`` can know (a rival's ledger is
+    hidden)."""
+    from hexarena.games.terranova.engine.tables import ROLES
+
+    if q == me:
+        return "that is you"
+    if not np.asarray(obs["have_met"])[q]:
+        return f"you have not met {ROLES[q]} yet"
+    if (np.asarray(obs["trade_length_ledger"]) > 0).all():
+        return "your ledger is full (10 running deals)"
+    return f"{ROLES[q]} has no free ledger slot or nothing it could give you"
+
+
+def _check_trade(trade: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any], me: int) -> None:
+    from hexarena.games.terranova.engine.rules.trade import item_names
+    from hexarena.games.terranova.engine.tables import ROLES
+
+    items = item_names()
+    if "to" in trade:
+        q, give, want = trade["to"][0], trade["offer"][0], trade["ask"][0]
+        what = f"offer {ROLES[q]}: {give} for {want}"
+        if not opts["trade_partners"][q]:
+            raise IllegalMoveError(f"{what}: {ROLES[q]} cannot take an offer now ({_no_partner(q, obs, me)})")
+        if not opts["trade_offer"][q][items.index(give)]:
+            raise IllegalMoveError(
+                f"{what}: you cannot give {give} now (at war only peace; a resource you have)"
+            )
+        if not opts["trade_ask"][q][items.index(want)]:
+            raise IllegalMoveError(f"{what}: {ROLES[q]} cannot give {want} now")
+    offers = np.asarray(obs["trade_offers"])
+    for q in (*trade.get("accept", ()), *trade.get("deny", ())):
+        if offers[q, 0] < 0:
+            raise IllegalMoveError(f"accept/deny {ROLES[q]}: {ROLES[q]} has made you no offer")
+
+
+def work_slots(move: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> dict[str, list[int]]:
+    """``work_tiles`` (places) as the sparse form's work-area slots; a place outside the city's
+    owned tiles is an error."""
+    rowcol = np.asarray(obs["player_cities"]["city_rowcols"])[me]
+    out = {}
+    for slot, places in move.get("work_tiles", {}).items():
+        c = int(slot)
+        ring = list(work_area()[int(rowcol[c, 0]) * COLS + int(rowcol[c, 1]), 1:])
+        owned = np.asarray(obs["player_cities"]["ownership_map"])[me, c].reshape(-1)
+        picks = []
+        for r, col in places:
+            tile = r * COLS + col
+            if tile not in ring or owned[tile] != 2:
+                raise IllegalMoveError(f"city {c} work ({r}, {col}): not a tile this city owns")
+            picks.append(ring.index(tile))
+        out[slot] = picks
+    return out
+
+
+def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
+    """The player's orders over the default's: endpoint by endpoint (tech, each unit, each city)."""
+    out: dict[str, Any] = {"tech": move.get("tech", default.get("tech", []))}
+    for key in ("policy", "tenet"):  # ranked endpoints: the player's ranking or the default's
+        if key in move or key in default:
+            out[key] = move.get(key, default.get(key, []))
+    if "trade" in move or "trade" in default:
+        out["trade"] = move.get("trade", default.get("trade", {}))
+    for key in ("units", "build", "work"):
+        out[key] = {**default.get(key, {}), **move.get(key, {})}
+    return out
