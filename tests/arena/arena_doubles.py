@@ -6,12 +6,14 @@ Imported by name (``callable`` players, ``tests.arena.arena_doubles:crash``) in 
 import os
 from pathlib import Path
 
+from hexarena.core.errors import ApiRequestError
 from hexarena.core.players import Reply
 
 
 def crash(view):
-    """Not a bad move but a broken player process: the match ends in error (never rated)."""
-    raise RuntimeError("the model server went away")
+    """Not a bad move but a broken model server: the match ends in error (never rated). (A player
+    whose code raises anything but an infrastructure error fails its attempt instead.)"""
+    raise ApiRequestError("the model server went away")
 
 
 def crash_once(view):
@@ -19,7 +21,7 @@ def crash_once(view):
     marker = Path(os.environ["ARENA_FLAKY_DIR"]) / f"seed-{view.seed}"
     if not marker.exists():
         marker.write_text("crashed once")
-        raise RuntimeError("transient failure")
+        raise ApiRequestError("transient failure")
     return view.legal_moves()[0]
 
 

@@ -19,18 +19,22 @@ a running arena.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from hexarena.arena.schedule import MatchSpec
-from hexarena.core.errors import RecordError
+from hexarena.core.errors import HexarenaError, RecordError
 
 DB_NAME = "arena.sqlite"
+#: Held (``flock``) by the arena running on a folder; the system drops it when that process ends.
+LOCK_NAME = "arena.lock"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS arenas (
@@ -79,8 +83,37 @@ SEAT_FIELDS = (
 )
 
 
+class ArenaBusyError(HexarenaError):
+    """Another arena is running on the folder."""
+
+
+def lock_folder(folder: Path) -> IO[str]:
+    """Hold ``folder``'s lock for as long as the returned file stays open: a second arena on the
+    same folder is refused (two writers would reuse each other's match folders). Readers (the
+    leaderboard, the viewer) take no lock."""
+    fh = (folder / LOCK_NAME).open("a+", encoding="utf-8")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        holder = fh.read().strip() or "?"
+        fh.close()
+        raise ArenaBusyError(
+            f"{folder}: another arena is running on this folder (process {holder}); "
+            "wait for it to end, or choose another --out"
+        ) from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(f"{os.getpid()}\n")
+    fh.flush()
+    return fh
+
+
 class ArenaStore:
-    """The arena database. Open with :meth:`open` (creates) or :meth:`existing` (reads)."""
+    """The arena database. Open with :meth:`open` (creates, and locks the folder while open) or
+    :meth:`existing` (reads)."""
+
+    _lock: IO[str] | None = None
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -96,7 +129,9 @@ class ArenaStore:
     def open(cls, folder: str | Path) -> ArenaStore:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
+        lock = lock_folder(folder)
         store = cls(folder / DB_NAME)
+        store._lock = lock
         store.db.executescript(SCHEMA)
         return store
 
@@ -114,6 +149,9 @@ class ArenaStore:
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

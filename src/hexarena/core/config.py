@@ -12,6 +12,7 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
+from datetime import date, time
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
@@ -23,6 +24,9 @@ from hexarena.core.errors import ConfigError
 
 _ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 SECRET_KEYS = ("api_key", "key", "token", "secret", "password", "authorization")
+#: The most values a config may hold once written out (its YAML aliases expanded): real configs
+#: hold hundreds.
+MAX_CONFIG_VALUES = 100_000
 
 
 class OnExhausted(StrEnum):
@@ -127,21 +131,42 @@ class MatchConfig(_Strict):
 
 
 def expand_env(value: Any, where: str = "config") -> Any:
-    """Replace ``${NAME}`` by the environment variable's value, recursively."""
-    if isinstance(value, str):
+    """Replace ``${NAME}`` by the environment variable's value, recursively.
 
-        def sub(m: re.Match[str]) -> str:
-            name = m.group(1)
-            if name not in os.environ:
-                raise ConfigError(f"{where}: environment variable {name} is not set")
-            return os.environ[name]
+    A config that expands past :data:`MAX_CONFIG_VALUES` values (a YAML alias bomb: aliases of
+    aliases, a few hundred bytes written out to billions of values) is refused, and so is a value
+    no record can keep (a TOML or YAML date, binary data, a set).
+    """
+    count = 0
 
-        return _ENV_RE.sub(sub, value)
-    if isinstance(value, Mapping):
-        return {k: expand_env(v, f"{where}.{k}") for k, v in value.items()}
-    if isinstance(value, list):
-        return [expand_env(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    return value
+    def expand(value: Any, where: str) -> Any:
+        nonlocal count
+        count += 1
+        if count > MAX_CONFIG_VALUES:
+            raise ConfigError(
+                f"{where}: the config expands past {MAX_CONFIG_VALUES:,} values "
+                "(YAML aliases that repeat each other?); refused"
+            )
+        if isinstance(value, str):
+            return _ENV_RE.sub(lambda m: _env(m.group(1), where), value)
+        if isinstance(value, Mapping):
+            return {k: expand(v, f"{where}.{k}") for k, v in value.items()}
+        if isinstance(value, list):
+            return [expand(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, date | time | bytes | set):
+            kind, shown = type(value).__name__, str(value)[:40]
+            raise ConfigError(
+                f"{where}: {shown} is a {kind}, which a record cannot keep; write it as a string"
+            )
+        return value
+
+    return expand(value, where)
+
+
+def _env(name: str, where: str) -> str:
+    if name not in os.environ:
+        raise ConfigError(f"{where}: environment variable {name} is not set")
+    return os.environ[name]
 
 
 def redact_secrets(value: Any) -> Any:
@@ -166,7 +191,10 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"{path}: no such config file")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
         if path.suffix in (".yaml", ".yml"):
             data = yaml.safe_load(text)
@@ -178,6 +206,8 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
             raise ConfigError(f"{path}: unknown config format {path.suffix!r} (use .yaml, .toml or .json)")
     except (yaml.YAMLError, tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise ConfigError(f"{path}: not valid {path.suffix[1:].upper()}: {exc}") from exc
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to read") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the top level must be a mapping, got {type(data).__name__}")
     return data

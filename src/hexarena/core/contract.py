@@ -257,8 +257,10 @@ class GameState(ABC):
                 if " ".join(self.format_move(move).split()).lower() == wanted:
                     return move
         try:
-            move = json.loads(text)
-        except (json.JSONDecodeError, ValueError):
+            move = loads_move(text)
+        except MoveParseError as exc:
+            raise self.unreadable(text, str(exc)) from None
+        except ValueError:
             move = None
         if move is not None:
             return freeze(move)
@@ -457,6 +459,29 @@ class GameState(ABC):
                 raise RecordError(f"move {i} ({move!r}) was rejected on replay: {nxt.message}")
             state = nxt
         return state
+
+
+#: How deep a move's JSON may nest. Moves nest a few levels; a deeper reply (hostile, or a model
+#: gone astray) would exhaust Python's recursion when it is read, frozen or recorded.
+MAX_MOVE_DEPTH = 32
+
+
+def loads_move(text: str) -> Any:
+    """``json.loads`` of a reply (ValueError where it is no JSON); nesting deeper than
+    :data:`MAX_MOVE_DEPTH` raises :class:`MoveParseError` saying so."""
+    too_deep = MoveParseError(f"its JSON nests deeper than {MAX_MOVE_DEPTH} levels")
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise too_deep from None
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_MOVE_DEPTH:
+            raise too_deep
+        if isinstance(item, dict | list):
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return value
 
 
 def quote_reply(text: Any, limit: int = 60) -> str:

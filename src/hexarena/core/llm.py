@@ -225,11 +225,15 @@ class LLMPlayer(Player):
                 meta["fallback"] = f"{self.mode} mode refused, using text mode: {exc}"
                 self.mode = "text"
         reply = answer.tool_arguments if answer.tool_arguments is not None else answer.text
-        # the text the model wrote; a tool call's arguments where it wrote none (the viewer shows it)
-        meta.update(reply=answer.text or reply, mode=self.mode, usage=self._usage(answer))
-        if answer.tool_arguments is not None:
+        raw = self.extract_move(reply, listed, view)
+        meta.update(mode=self.mode, usage=self._usage(answer))
+        # each text stored once: the model's words and a tool call's arguments where they are
+        # more than the move read from them (the record's ``raw``; the viewer shows all three)
+        if answer.text and answer.text != raw:
+            meta["reply"] = answer.text
+        if answer.tool_arguments is not None and answer.tool_arguments != raw:
             meta["tool_arguments"] = answer.tool_arguments
-        return Reply(raw=self.extract_move(reply, listed, view), meta=meta)
+        return Reply(raw=raw, meta=meta)
 
     def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, Any]]:
         """One plain chat-completions call: the answer's text and its token usage."""

@@ -10,6 +10,10 @@ match and every failed try is written to the record. This module only sorts fail
 * :class:`~hexarena.core.errors.ApiRequestError` (retry cannot help): HTTP 400/401/403/404 and
   the other 4xx, with the server's own message.
 
+No answer is read past :data:`MAX_ANSWER_BYTES`: a longer one (a model writing on and on, a
+server ignoring ``max_tokens``) is the player's failed attempt (:class:`AnswerTooLargeError`),
+and nothing of it is kept.
+
 Each request runs on an event loop of the calling thread under ``asyncio.wait_for``, so a
 deadline really cancels it (the connection is closed, no thread is left behind). The SDK client
 of an endpoint is made once per thread and kept (making one costs ~100 ms: TLS context, headers),
@@ -22,6 +26,7 @@ import asyncio
 import atexit
 import importlib.util
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -29,10 +34,16 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from hexarena.core.errors import ApiRequestError, ConfigError, TransportError
+from hexarena.core.errors import ApiRequestError, ConfigError, PlayerError, TransportError
 
 #: HTTP statuses worth retrying: request timeout, conflict, too early, rate limit; and every 5xx.
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+#: The most bytes of an answer that are read (a few thousand tokens of text are ~20 KB).
+MAX_ANSWER_BYTES = 4 * 2**20
+
+
+class AnswerTooLargeError(PlayerError):
+    """An answer longer than :data:`MAX_ANSWER_BYTES`: the player's attempt fails."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +69,40 @@ class _Session(threading.local):
         if (base_url, api_key) not in self.clients:
             import openai  # imported on first use: the CLI starts faster without it
 
+            http = openai.DefaultAsyncHttpxClient(event_hooks={"response": [_cap_answer]})
             self.clients[base_url, api_key] = openai.AsyncOpenAI(
-                base_url=base_url, api_key=api_key, max_retries=0
+                base_url=base_url, api_key=api_key, max_retries=0, http_client=http
             )
         return self.runner, self.clients[base_url, api_key]
+
+
+async def _cap_answer(response: Any) -> None:
+    """Read an answer's body through :func:`_capped` (a response hook of the SDK's HTTP client)."""
+    response.stream = _capped(response.stream, str(response.request.url), type(response).__module__)
+
+
+def _capped(inner: Any, url: str, module: str) -> Any:
+    """``inner`` (an async byte stream) that raises :class:`AnswerTooLargeError` past the limit.
+    Its class derives from the HTTP library the SDK uses (httpx or its successor), which reads
+    only streams of its own kind."""
+    http = sys.modules[module.split(".")[0]]
+
+    class Capped(http.AsyncByteStream):  # type: ignore[name-defined, misc]
+        async def __aiter__(self) -> Any:
+            read = 0
+            async for chunk in inner:
+                read += len(chunk)
+                if read > MAX_ANSWER_BYTES:
+                    raise AnswerTooLargeError(
+                        f"the answer from {url} is longer than {MAX_ANSWER_BYTES // 2**20} MiB, the most "
+                        "hexarena reads; nothing of it is kept (set max_tokens)"
+                    )
+                yield chunk
+
+        async def aclose(self) -> None:
+            await inner.aclose()
+
+    return Capped()
 
 
 def _close(runner: asyncio.Runner, clients: dict[tuple[str, str], Any]) -> None:

@@ -13,6 +13,8 @@ Three kinds of failure are kept apart in :meth:`GameManager.process_turn`:
 * **timeouts** and other player failures count as attempts too. A per-move timeout cancels an
   LLM's request (it is then a transport failure); other players run in a daemon thread that is
   abandoned on timeout (see :meth:`Player.act_within`), so nothing keeps the process alive.
+  A player whose own code raises (anything but an :class:`InfrastructureError`) and a move the
+  game raises on while applying it are failed attempts as well: never a crash of the match.
 
 When a player runs out of attempts for a turn, or of invalid moves for the game, the configured
 policy applies: forfeit, a random legal move, or abort. A player that resigns (a person typing
@@ -399,7 +401,7 @@ class GameManager:
         for attempt_no in range(1, cfg.max_attempts_per_turn + 1):
             attempt = self._attempt(state, player, role, turn, attempt_no)
             if attempt.error is None:
-                accepted = state.update_game(state.environment, attempt.move)
+                accepted = self._apply(state, attempt.move)
                 if accepted.message is None:
                     self._log_attempt(attempt)
                     self._accept(accepted, role, player, attempt.move, turn)
@@ -416,6 +418,17 @@ class GameManager:
         raise _Exhausted(f"{role} made {cfg.max_attempts_per_turn} failed attempts in one turn")
 
     # ------------------------------------------------------------------------- helpers ---
+    @staticmethod
+    def _apply(state: GameState, move: Any) -> GameState:
+        """``state`` after a player's move; a game that raises on the move rejects it instead (a
+        reply the game's checks let through is the player's invalid attempt, never a crash)."""
+        try:
+            return state.update_game(state.environment, move)
+        except Exception as exc:
+            return state.replace(
+                context=state.context.set("message", f"{state.name} could not apply this move: {exc!r}")
+            )
+
     def _attempt(self, state: GameState, player: Player, role: str, turn: int, number: int) -> Attempt:
         """Ask once (transport errors retried inside); parse the reply into a move."""
         attempt = Attempt(turn, role, player.name, number)
@@ -433,6 +446,9 @@ class GameManager:
                 return self._timed(attempt, role, t0)
             except PlayerError as exc:
                 attempt.error, attempt.message = "player", str(exc)
+                return self._timed(attempt, role, t0)
+            except Exception as exc:  # a player's own code failed: its attempt, not the match
+                attempt.error, attempt.message = "player", f"{player.name} failed: {exc!r}"
                 return self._timed(attempt, role, t0)
         assert reply is not None  # the last failed retry raised _InfrastructureFailure
         self._timed(attempt, role, t0)

@@ -153,6 +153,8 @@ class ScriptedPlayer(Player):
             raise PlayerError(f"scripted player {self.name!r} ran out of moves after {self._next}")
         move = self._moves[self._next]
         self._next += 1
+        if move is None:
+            raise PlayerError(f"scripted player {self.name!r}: move {self._next} is null, not a move")
         return Reply(raw=move) if self._as_text else Reply(move=move)
 
 

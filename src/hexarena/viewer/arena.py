@@ -56,8 +56,13 @@ def page_data(folder: Path, link: Any) -> dict[str, Any]:
     return {"board": board, "matches": matches, "players": players}
 
 
+#: What inlined JSON escapes (as Django's ``json_script``): no record text can end the script
+#: element or open a comment that swallows the rest of the page.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
 def leaderboard_html(data: dict[str, Any]) -> str:
-    text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")  # no record text ends the script
+    text = json.dumps(data, ensure_ascii=False).translate(_SCRIPT_SAFE)
     html = (_STATIC / "leaderboard.html").read_text(encoding="utf-8")
     for marker, part in (
         ("/*__CSS__*/", (_STATIC / "leaderboard.css").read_text(encoding="utf-8")),
@@ -74,7 +79,10 @@ def export_arena(folder: str | Path, out_path: str | Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
 
     def link(row: dict[str, Any]) -> str:
-        replay = export_replay(folder / row["record_dir"], folder / row["record_dir"] / "replay.html")
+        page = folder / row["record_dir"] / "replay.html"
+        if page.is_symlink():  # written anew, never through a link to some other file
+            page.unlink()
+        replay = export_replay(folder / row["record_dir"], page)
         return Path(os.path.relpath(replay.resolve(), out.parent.resolve())).as_posix()
 
     out.write_text(leaderboard_html(page_data(folder, link)), encoding="utf-8")
@@ -96,11 +104,25 @@ class ArenaServer(ThreadingHTTPServer):
     def data(self) -> dict[str, Any]:
         return page_data(self.folder, lambda row: f"match/{row['id']}/")
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        from hexarena.viewer.local import client_went_away
+
+        if not client_went_away():  # a closed tab is no error worth a traceback
+            super().handle_error(request, client_address)
+
+
+#: The longest match id a request may name (ids are 20 hex digits; longer is no match).
+MAX_MATCH_ID = 64
+
 
 class _Handler(BaseHTTPRequestHandler):
     server: ArenaServer
 
     def do_GET(self) -> None:
+        from hexarena.viewer.local import refuse_foreign_host
+
+        if refuse_foreign_host(self):
+            return
         path = self.path.split("?", 1)[0]
         try:
             if path in ("/", "/index.html"):
@@ -110,7 +132,7 @@ class _Handler(BaseHTTPRequestHandler):
             elif path.startswith("/match/") and path.count("/") == 3:
                 match_id, leaf = path.split("/")[2:4]
                 record = self.server.folder / "matches" / match_id
-                if not match_id.isalnum() or not record.is_dir():
+                if len(match_id) > MAX_MATCH_ID or not match_id.isalnum() or not record.is_dir():
                     self._send("text/plain", b"no such match", HTTPStatus.NOT_FOUND)
                 elif leaf == "":
                     self._send("text/html; charset=utf-8", page_html().encode())

@@ -30,6 +30,15 @@ FRAME_FILES = ("frames.jsonl", "frames.jsonl.gz", "frames.ndjson.gz")
 LOG_EVENTS = ("attempt", "move", "exhausted", "end")
 
 
+def _inside(directory: Path, name: str) -> Path:
+    """``directory / name``, refused if it is a link that leads out of the record folder: a record
+    from someone else must not make a page show (or an export embed) the reader's other files."""
+    path = directory / name
+    if path.exists() and not path.resolve().is_relative_to(directory.resolve()):
+        raise RecordError(f"{path}: a link that leads out of the record folder; refused")
+    return path
+
+
 def find_frames(record: str | Path) -> Path | None:
     """The frames file of a record directory, or ``record`` itself when it is a frames file;
     None for a record directory without frames that can be replayed (it has ``final.json``)."""
@@ -39,9 +48,9 @@ def find_frames(record: str | Path) -> Path | None:
     if not path.is_dir():
         raise RecordError(f"{path}: no such record directory or frames file")
     for name in FRAME_FILES:
-        if (path / name).is_file():
+        if _inside(path, name).is_file():
             return path / name
-    if (path / "final.json").is_file():
+    if _inside(path, "final.json").is_file():
         return None
     raise RecordError(f"{path}: no frames file ({' or '.join(FRAME_FILES)}) and no final.json to replay")
 
@@ -140,7 +149,7 @@ def _replayed_steps(directory: Path, warnings: list[str]) -> tuple[dict[str, Any
         )
 
     add(None, None)
-    turns = directory / "turns.jsonl"
+    turns = _inside(directory, "turns.jsonl")
     moves = [e for e in (_lines(turns, warnings) if turns.is_file() else ()) if e.get("event") == "move"]
     for n, event in enumerate(moves):
         state = state.apply(event["move"])
@@ -177,8 +186,8 @@ def load_view_data(record: str | Path) -> dict[str, Any]:
     directory = frames_path.parent if frames_path else Path(record)
     warnings: list[str] = []
     head, steps = _steps(frames_path, warnings) if frames_path else _replayed_steps(directory, warnings)
-    result = _optional_json(directory / "result.json", warnings)
-    config = _optional_json(directory / "config.json", warnings)
+    result = _optional_json(_inside(directory, "result.json"), warnings)
+    config = _optional_json(_inside(directory, "config.json"), warnings)
     roles = head.get("roles") or (result or {}).get("roles") or []
     return {
         "format": "hexarena-view",
@@ -188,7 +197,7 @@ def load_view_data(record: str | Path) -> dict[str, Any]:
         "roles": list(roles),
         "header": head,
         "steps": steps,
-        "log": _log(directory / "turns.jsonl", warnings),
+        "log": _log(_inside(directory, "turns.jsonl"), warnings),
         "result": result,
         "config": config,
         "warnings": warnings,

@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from hexarena.core.errors import RecordError
+from hexarena.viewer.local import client_went_away, refuse_foreign_host
 from hexarena.viewer.page import data_json, page_html
 from hexarena.viewer.record import find_frames, load_view_data
 
@@ -60,11 +61,17 @@ class ViewerServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/"
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not client_went_away():  # a closed tab is no error worth a traceback
+            super().handle_error(request, client_address)
+
 
 class _Handler(BaseHTTPRequestHandler):
     server: ViewerServer
 
     def do_GET(self) -> None:
+        if refuse_foreign_host(self):
+            return
         path = self.path.split("?", 1)[0]
         if path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", page_html().encode())

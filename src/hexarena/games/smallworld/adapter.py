@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, new_setup
-from hexarena.core.errors import IllegalMoveError
+from hexarena.core.contract import GameState, Move, Outcome, OutcomeKind, loads_move, new_setup
+from hexarena.core.errors import IllegalMoveError, MoveParseError
 from hexarena.core.frozen import FrozenMap, canonical_json, freeze, thaw
 from hexarena.games.smallworld import encoding
 from hexarena.games.smallworld.engine import SmallWorldGame
@@ -198,7 +198,9 @@ class SmallWorldState(GameState):
         if action is not None:
             return as_move(action)
         try:
-            action = json.loads(text)
+            action = loads_move(text)
+        except MoveParseError as exc:
+            raise self.unreadable(text, str(exc)) from None
         except ValueError:
             action = None
         if isinstance(action, dict):

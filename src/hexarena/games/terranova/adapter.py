@@ -195,6 +195,10 @@ class TerraNovaState(GameState):
             move = GameState.parse_move(self, text)  # slots dataclass: no zero-argument super()
             if not isinstance(move, FrozenMap | tuple):
                 raise self.unreadable(text, "a move is a JSON object, not a bare value")
+            try:
+                tn_moves.check_move(move)
+            except IllegalMoveError as err:
+                raise self.unreadable(text, str(err)) from None
             return move
         try:
             return freeze(orders.parse_orders(body, self._adoptable))

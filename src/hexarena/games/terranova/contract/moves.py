@@ -30,9 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.core.contract import quote_reply
 from hexarena.core.errors import IllegalMoveError
 from hexarena.core.frozen import thaw
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES, neighbors
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, ROWS, neighbors
 from hexarena.games.terranova.engine.rules.trade import ACCEPT, N_ITEMS, item_names
 from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, N_CITIZENS, map_shapes
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS, N_PLAYERS
@@ -40,6 +41,10 @@ from hexarena.games.terranova.engine.tables import N_BUILDABLES, load_tables
 
 SPARSE_KEYS = ("tech", "policy", "tenet", "units", "build", "work", "trade")
 TRADE_KEYS = ("to", "ask", "offer", "accept", "deny")
+#: Keys of the orders form (``"fill": "heuristic"``, what :func:`.orders.parse_orders` writes).
+ORDER_KEYS = (*SPARSE_KEYS, "fill", "work_tiles")
+#: Unit categories whose order may name a target tile in the orders form.
+TARGETED = ("move", "combat", "send_caravan", "move_caravan")
 
 
 def buildable_names() -> tuple[str, ...]:
@@ -64,10 +69,18 @@ def _ranked(values: Any, names: Sequence[str], size: int, what: str) -> np.ndarr
     return scores
 
 
+def _mapping(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise IllegalMoveError(f"{what} must be an object of slot -> order, got {value!r}")
+    return value
+
+
 def _slot(key: Any, size: int, what: str) -> int:
+    if isinstance(key, bool) or not isinstance(key, int | str):
+        raise IllegalMoveError(f"{what} slot must be a number, got {key!r}")
     try:
         i = int(key)
-    except (TypeError, ValueError):
+    except ValueError:
         raise IllegalMoveError(f"{what} slot must be a number, got {key!r}") from None
     if not 0 <= i < size:
         raise IllegalMoveError(f"{what} slot {i} out of range 0..{size - 1}")
@@ -76,7 +89,13 @@ def _slot(key: Any, size: int, what: str) -> int:
 
 def _tile(value: Any) -> int:
     if isinstance(value, (list, tuple)) and len(value) == 2:
-        row, col = (int(v) for v in value)
+        row, col = value
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise IllegalMoveError(f"target [row, col] must be two numbers, got {value!r}")
+        if not (0 <= row < ROWS and 0 <= col < COLS):
+            raise IllegalMoveError(
+                f"target {value!r} is off the map (rows 0..{ROWS - 1}, cols 0..{COLS - 1})"
+            )
         value = row * COLS + col
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < N_TILES:
         return value
@@ -98,7 +117,7 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
     if "tenet" in move:
         dense[2][:] = _ranked(move["tenet"], tb.tenet_names, dense[2].shape[0], "tenet")
     utype, utarget = dense[4]
-    for key, order in dict(move.get("units", {})).items():
+    for key, order in _mapping(move.get("units", {}), "units").items():
         slot = _slot(key, MAX_UNITS, "unit")
         if not isinstance(order, Mapping):
             raise IllegalMoveError(f"unit order must be an object, got {order!r}")
@@ -120,9 +139,9 @@ def expand_sparse(move: Mapping[str, Any]) -> tuple:
                 utarget[slot, _tile(tile)] = len(tiles) - rank
     worked, build = dense[5]
     names = buildable_names()
-    for key, order in dict(move.get("build", {})).items():
+    for key, order in _mapping(move.get("build", {}), "build").items():
         build[_slot(key, MAX_CITIES, "city")] = _ranked(order, names, N_BUILDABLES, "buildable")
-    for key, order in dict(move.get("work", {})).items():
+    for key, order in _mapping(move.get("work", {}), "work").items():
         ranked = _ranked(order, (), N_CITIZENS, "work-area slot")
         worked[_slot(key, MAX_CITIES, "city")] = spread_over_citizens(ranked)
     if "trade" in move:
@@ -177,7 +196,11 @@ def spread_over_citizens(ranked: np.ndarray) -> np.ndarray:
 def _check_dense(move: Sequence[Any]) -> tuple:
     def convert(x: Any, shapes: Any) -> Any:
         if isinstance(shapes, tuple) and all(isinstance(d, int) for d in shapes):
-            arr = np.asarray(x, np.float32)
+            try:
+                arr = np.asarray(x, np.float32)
+            except (TypeError, ValueError):
+                got = quote_reply(str(x))
+                raise IllegalMoveError(f"expected numbers of shape {shapes}, got {got}") from None
             if arr.shape != shapes or not np.isfinite(arr).all():
                 raise IllegalMoveError(f"expected finite scores of shape {shapes}, got {arr.shape}")
             return arr
@@ -198,6 +221,57 @@ def to_dense(move: Any) -> tuple:
     raise IllegalMoveError(
         f"a Terra Nova move is a sparse object or the dense tuple, got {type(move).__name__}"
     )
+
+
+def check_move(move: Any) -> None:
+    """Raise IllegalMoveError naming the first part of ``move`` that no Terra Nova move can have (a
+    wrong type, an unknown name, a slot or tile out of range), so that a reply is refused whole
+    when it is read and nothing malformed reaches the step. Whether the orders can be carried out
+    now is the step's question (:func:`.orders.check_orders`), not this one."""
+    move = thaw(move)
+    if isinstance(move, Mapping) and "fill" in move:
+        _check_orders_form(move)
+    else:
+        to_dense(move)
+
+
+def _check_orders_form(move: Mapping[str, Any]) -> None:
+    """The orders form is the sparse form plus ``fill`` and ``work_tiles``, with names (not
+    indices) for what the order check quotes back, and one counterparty, offer and ask a trade."""
+    unknown = set(move) - set(ORDER_KEYS)
+    if unknown:
+        raise IllegalMoveError(f"unknown keys {sorted(unknown)}; an orders move uses {list(ORDER_KEYS)}")
+    expand_sparse({k: v for k, v in move.items() if k not in ("fill", "work_tiles")})
+    for key in ("tech", "policy", "tenet"):
+        _names(move.get(key, []), key)
+    for slot, order in move.get("units", {}).items():
+        if set(order) - {"category", "target"} or not isinstance(order.get("category"), str):
+            shape = "{'category': NAME, 'target': TILE}"
+            raise IllegalMoveError(f"unit {slot}: an order is {shape}, got {order!r}")
+        if "target" in order and order["category"] not in TARGETED:
+            raise IllegalMoveError(f"unit {slot}: {order['category']} takes no target")
+    for items in move.get("build", {}).values():
+        _names(items, "build")
+    for slot, places in _mapping(move.get("work_tiles", {}), "work_tiles").items():
+        _slot(slot, MAX_CITIES, "city")
+        if not isinstance(places, list) or not all(isinstance(p, list) for p in places):
+            raise IllegalMoveError(f"work_tiles of city {slot} must be a list of [row, col], got {places!r}")
+        for place in places:
+            _tile(place)
+    trade = move.get("trade", {})
+    if {"to", "offer", "ask"} & set(trade):
+        for key in ("to", "offer", "ask"):
+            if not isinstance(trade.get(key), list) or len(trade[key]) != 1:
+                raise IllegalMoveError(f"a trade offer needs 'to', 'offer' and 'ask', one each: {trade!r}")
+        _names(trade["offer"] + trade["ask"], "trade item")
+    for key in ("to", "accept", "deny"):
+        if not all(isinstance(q, int) and not isinstance(q, bool) for q in trade.get(key, [])):
+            raise IllegalMoveError(f"trade {key} names players by number 0..{N_PLAYERS - 1}: {trade[key]!r}")
+
+
+def _names(values: Any, what: str) -> None:
+    if not all(isinstance(v, str) for v in values):
+        raise IllegalMoveError(f"{what} orders name their items, got {values!r}")
 
 
 def menu(obs: Mapping[str, Any], me: int) -> tuple[dict[str, Any], ...]:
