@@ -13,6 +13,7 @@ from hexarena.arena.config import load_arena
 from hexarena.arena.report import first_seat_line, rich_table
 from hexarena.arena.runner import load_report, run_arena
 from hexarena.core.errors import ConfigError
+from hexarena.core.untrusted import shown
 
 console = Console()
 
@@ -53,10 +54,10 @@ def arena(
         transient=True,
     )
     with progress:
-        task = progress.add_task(cfg.name, total=None, top="")
+        task = progress.add_task(shown(cfg.name), total=None, top="")
 
         def on_progress(done: int, planned: int, top: list[tuple[str, float]]) -> None:
-            leaders = ", ".join(f"{p} {r:.0f}" for p, r in top[:3])
+            leaders = ", ".join(f"{shown(p)} {r:.0f}" for p, r in top[:3])
             progress.update(task, completed=done, total=planned, top=f"top: {leaders}" if leaders else "")
 
         summary = run_arena(
@@ -66,7 +67,9 @@ def arena(
     if summary.unplayed_budget:
         console.print(
             f"[yellow]{len(summary.unplayed_budget)} matches left unplayed:[/yellow] "
-            f"{summary.unplayed_budget[0].split(': ', 1)[1]} (raise the budget and rerun to play them)"
+            f"{shown(summary.unplayed_budget[0].split(': ', 1)[1])} "
+            "(raise the budget and rerun to play them)",
+            highlight=False,
         )
 
 
@@ -74,12 +77,12 @@ def show(board: dict, folder: Path) -> None:
     if not console.is_terminal:  # a log or a pipe: room for every column
         console.width = max(console.width, 120)
     console.print(rich_table(board))
-    console.print(first_seat_line(board))
+    console.print(shown(first_seat_line(board)), highlight=False)
     m = board["matches"]
     console.print(
         f"{m['done']} matches rated, {m['errors']} errors, {m['pending']} unplayed (of {m['planned']}). "
-        f"Per game: {folder / 'leaderboard.md'}; matches: {folder / 'matches.csv'}; "
-        f"watch: hexarena view {folder}"
+        f"Per game: {shown(folder / 'leaderboard.md')}; matches: {shown(folder / 'matches.csv')}; "
+        f"watch: hexarena view {shown(folder)}"
     )
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from hexarena.arena.schedule import MatchSpec
 from hexarena.core.errors import RecordError
+from hexarena.core.untrusted import redact_urls
 
 DB_NAME = "arena.sqlite"
 
@@ -190,12 +191,13 @@ class ArenaStore:
         return True
 
     def record_error(self, match_id: str, message: str, record_dir: str | None, give_up: bool) -> None:
-        """Count a failed try; the match stays pending (to be tried again) unless ``give_up``."""
+        """Count a failed try; the match stays pending (to be tried again) unless ``give_up``.
+        A URL's credentials in ``message`` are masked (it reaches matches.csv and the viewer)."""
         with self.transaction() as db:
             db.execute(
                 "UPDATE matches SET tries = tries + 1, last_error = ?, record_dir = ?, "
                 "status = CASE WHEN ? THEN 'error' ELSE status END WHERE id = ? AND status = 'pending'",
-                (message, record_dir, give_up, match_id),
+                (redact_urls(message), record_dir, give_up, match_id),
             )
 
     def reopen_errors(self, max_tries: int) -> None:

@@ -30,6 +30,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from hexarena.core.errors import ApiRequestError, ConfigError, TransportError
+from hexarena.core.untrusted import redact_url, redact_urls
 
 #: HTTP statuses worth retrying: request timeout, conflict, too early, rate limit; and every 5xx.
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
@@ -84,7 +85,8 @@ class ChatClient:
         if importlib.util.find_spec("openai") is None:
             raise ConfigError("the llm player needs the openai package: pip install 'hexarena[llm]'")
         self.base_url = base_url.rstrip("/")
-        self.url = f"{self.base_url}/chat/completions"
+        #: the endpoint as messages name it: credentials in the URL are masked (user:****@)
+        self.url = redact_url(f"{self.base_url}/chat/completions")
         self._api_key = api_key or "no-key"
 
     def complete(self, request: dict[str, Any], timeout_s: float) -> Completion:
@@ -135,7 +137,9 @@ class ChatClient:
             raise TransportError(f"no answer from {self.url} within {timeout_s:g}s") from None
         except openai.APIConnectionError as exc:
             cause = exc.__cause__ or exc
-            raise TransportError(f"cannot reach {self.url}: {type(cause).__name__}: {cause}") from None
+            raise TransportError(
+                f"cannot reach {self.url}: {type(cause).__name__}: {redact_urls(str(cause))}"
+            ) from None
         except openai.APIStatusError as exc:
             status = exc.status_code
             text = f"HTTP {status} from {self.url}: {_server_message(exc)}"
@@ -143,7 +147,7 @@ class ChatClient:
                 raise TransportError(text, retry_after=_retry_after(exc.response.headers)) from None
             raise ApiRequestError(text, status) from None
         except (json.JSONDecodeError, openai.APIResponseValidationError, ValueError) as exc:
-            raise TransportError(f"unreadable answer from {self.url}: {exc}") from None
+            raise TransportError(f"unreadable answer from {self.url}: {redact_urls(str(exc))}") from None
         return _completion(answer, self.url)
 
 
@@ -174,7 +178,7 @@ def _server_message(exc: Any) -> str:
     if body is None or body == "":
         body = exc.response.text or exc.response.reason_phrase
     text = body if isinstance(body, str) else json.dumps(body)
-    return text.strip()[:300]
+    return redact_urls(text.strip()[:300])  # a server may echo the URL it was asked
 
 
 def _retry_after(headers: Any) -> float | None:

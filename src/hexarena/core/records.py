@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -48,8 +49,15 @@ TURNS, FRAMES, RESULT, FINAL, CONFIG = (
 RECORD_FILES = (TURNS, FRAMES, RESULT, FINAL, CONFIG, "replay.html")
 
 
+#: A lone UTF-16 surrogate (a server that cut an emoji in half sends ``"\\ud83d"``): valid JSON,
+#: but no UTF-8 file can hold it as a character, so it is written as its ``\\uXXXX`` escape.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _dump(value: Any) -> str:
-    return json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":"))
+    """One JSON line, non-ASCII text kept readable; reads back to the same value."""
+    text = json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":"))
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def prepare_record_dir(directory: str | Path, *, force: bool = False) -> Path:
