@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +14,7 @@ from hexarena.arena.config import load_arena
 from hexarena.arena.report import first_seat_line, rich_table
 from hexarena.arena.runner import load_report, run_arena
 from hexarena.core.errors import ConfigError
+from hexarena.core.interrupt import MatchInterrupted
 from hexarena.core.untrusted import shown
 
 console = Console()
@@ -38,7 +40,12 @@ def arena(
     ] = False,
     quiet: Annotated[bool, typer.Option(help="No live progress display.")] = False,
 ) -> None:
-    """Play a tournament and rate the field; rerun the same command to resume after any crash."""
+    """Play a tournament and rate the field; rerun the same command to resume after any crash.
+
+    Ctrl-C (or SIGTERM) stops it: the running match is interrupted and not counted, the table so
+    far is printed, and the exit status is 128 + the signal's number (130 for Ctrl-C); a second
+    Ctrl-C stops at once. Rerun the same command to go on.
+    """
     cfg, raw = load_arena(config)
     if address and not ray:
         raise ConfigError(f"unexpected argument {address!r} (a Ray address goes after --ray)")
@@ -60,10 +67,22 @@ def arena(
             leaders = ", ".join(f"{shown(p)} {r:.0f}" for p, r in top[:3])
             progress.update(task, completed=done, total=planned, top=f"top: {leaders}" if leaders else "")
 
-        summary = run_arena(
-            cfg, raw, folder, workers=workers, ray=ray, ray_address=address, on_progress=on_progress
-        )
+        try:
+            summary = run_arena(
+                cfg, raw, folder, workers=workers, ray=ray, ray_address=address, on_progress=on_progress
+            )
+        except MatchInterrupted as exc:
+            console.print(
+                f"[yellow]stopped at once by {exc.signame}[/yellow]; rerun the same command to go on"
+            )
+            raise typer.Exit(128 + exc.signum) from None
     show(summary.board, folder)
+    if summary.stopped_by:
+        console.print(
+            f"[yellow]stopped by {summary.stopped_by}[/yellow]: the match it interrupted is not counted; "
+            "rerun the same command to go on"
+        )
+        raise typer.Exit(128 + signal.Signals[summary.stopped_by])
     if summary.unplayed_budget:
         console.print(
             f"[yellow]{len(summary.unplayed_budget)} matches left unplayed:[/yellow] "

@@ -161,6 +161,7 @@ def _play(task: Mapping[str, Any], out: Path, limiter: Limiter | None) -> dict[s
         "rounds": result.final_state.rounds_played(),
         "time_s": round(result.time_s, 4),
         "seats": seat_rows,
+        "interrupted_by": result.interrupted_by,
     }
 
 
