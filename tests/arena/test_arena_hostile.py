@@ -19,7 +19,7 @@ import yaml
 from typer.testing import CliRunner
 
 from hexarena.cli import app
-from tests.helpers.chat_server import ChatServer, chat_answer
+from tests.helpers.chat_server import ChatServer, chat_answer, error
 from tests.helpers.slow_player import slow_first_legal  # noqa: F401  (the arena imports it by name)
 
 from .arena_doubles import arena_config
@@ -108,6 +108,18 @@ def test_an_error_with_credentials_in_the_url_is_stored_masked(tmp_path, monkeyp
         assert secret not in result.output
 
 
+def test_a_server_message_cut_mid_emoji_is_stored(tmp_path, monkeypatch):
+    """Item 4 in the arena: a lone surrogate in an error cause reaches SQLite and matches.csv."""
+    monkeypatch.setenv("LLM_MODEL", "m")
+    out = tmp_path / "arena"
+    with ChatServer(lambda body: error(401, "quota \ud83d")) as srv:
+        config = llm_arena(tmp_path, srv.base_url, max_error_retries=0)
+        result = runner.invoke(app, ["arena", str(write(tmp_path, config)), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "2 matches rated, 4 errors" in " ".join(result.output.split())
+    assert (out / "matches.csv").read_text(encoding="utf-8").count("quota \\ud83d") == 4
+
+
 def test_names_with_markup_and_escapes_show_as_written(tmp_path):
     weird = ["llama3 [q4]", "[/][b]bold\x1b]0;pwned\x07\x1b[2J"]
     config = arena_config(
@@ -191,6 +203,7 @@ def test_a_signal_stops_the_arena_without_counting_the_match(tmp_path, sig, code
         assert [s for s, _ in statuses(out)] == ["done"] * 4
 
 
+@pytest.mark.slow  # a process pool of two: ~20 s on a busy machine
 def test_a_second_signal_stops_at_once(tmp_path):
     """With workers, a SIGTERM to the arena alone lets the running matches finish; a second one
     stops them and the arena at once, leaving no worker behind."""

@@ -104,7 +104,10 @@ def test_credentials_written_literally_are_masked_and_resume_says_why(tmp_path, 
 
 # ---------------------------------------------------------------- 4: lone surrogates ---
 def test_a_reply_cut_mid_emoji_is_recorded_exported_and_resumed(tmp_path):
-    """``"\\ud83d"`` (half an emoji, valid JSON) in a reply: recorded, exported, resumable."""
+    """``"\\ud83d"`` (half an emoji, valid JSON) in a reply: recorded, exported, resumable.
+
+    The resume runs in the same process as the match that Ctrl-C cut mid-request: the LLM
+    client's event loop, which still held that request, must not interrupt the resumed match."""
     cut = "thinking \ud83d\n"
     asked = []
 
@@ -121,7 +124,7 @@ def test_a_reply_cut_mid_emoji_is_recorded_exported_and_resumed(tmp_path):
         assert stopped.outcome.kind.value == "interrupted", stopped.outcome
         srv.responder = lambda body: legal_move(body, cut)
         finished = resume_match(out)
-    assert finished.outcome.kind.value == "win"
+    assert finished.outcome.kind.value == "win", finished.outcome
     attempts = [e for e in Record.load(out).turns() if e["event"] == "attempt" and e["role"] == "red"]
     assert len(attempts) > 2 and all("thinking \ud83d" in json.dumps(e, ensure_ascii=False) for e in attempts)
     assert "thinking \\ud83d" in (out / "turns.jsonl").read_text(encoding="utf-8")  # escaped on disk

@@ -122,7 +122,6 @@ class LocalBackend(Backend):
             self._manager.start(signal.signal, (signal.SIGINT, signal.SIG_IGN))  # Ctrl-C: see _init_worker
             self.limiter = LimiterCall(self._manager.RateLimiter(dict(rates)))  # type: ignore[attr-defined]
         self._pool = self._new_pool()
-        self._abandoned = False
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -140,14 +139,12 @@ class LocalBackend(Backend):
         self._pool = self._new_pool()
 
     def abandon(self) -> None:
-        self._abandoned = True
-        self._pool.shutdown(wait=False, cancel_futures=True)
         for process in multiprocessing.active_children():  # the pool's workers (and the limiter's)
             process.terminate()
-        self._manager = None
+        self._manager = None  # the pool sees its workers gone, so close() waits for nothing
 
     def close(self) -> None:
-        self._pool.shutdown(wait=not self._abandoned, cancel_futures=True)
+        self._pool.shutdown(wait=True, cancel_futures=True)
         if self._manager is not None:
             self._manager.shutdown()
 

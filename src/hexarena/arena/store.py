@@ -29,7 +29,7 @@ from typing import Any
 
 from hexarena.arena.schedule import MatchSpec
 from hexarena.core.errors import RecordError
-from hexarena.core.untrusted import redact_urls
+from hexarena.core.untrusted import escape_surrogates, redact_urls
 
 DB_NAME = "arena.sqlite"
 
@@ -192,12 +192,13 @@ class ArenaStore:
 
     def record_error(self, match_id: str, message: str, record_dir: str | None, give_up: bool) -> None:
         """Count a failed try; the match stays pending (to be tried again) unless ``give_up``.
-        A URL's credentials in ``message`` are masked (it reaches matches.csv and the viewer)."""
+        A URL's credentials in ``message`` are masked (it reaches matches.csv and the viewer), and
+        a lone surrogate (a server's message cut mid-emoji) escaped: SQLite text cannot hold it."""
         with self.transaction() as db:
             db.execute(
                 "UPDATE matches SET tries = tries + 1, last_error = ?, record_dir = ?, "
                 "status = CASE WHEN ? THEN 'error' ELSE status END WHERE id = ? AND status = 'pending'",
-                (redact_urls(message), record_dir, give_up, match_id),
+                (escape_surrogates(redact_urls(message)), record_dir, give_up, match_id),
             )
 
     def reopen_errors(self, max_tries: int) -> None:

@@ -25,6 +25,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from contextlib import suppress
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -63,6 +64,14 @@ class _Session(threading.local):
                 base_url=base_url, api_key=api_key, max_retries=0
             )
         return self.runner, self.clients[base_url, api_key]
+
+    def discard(self) -> None:
+        """Drop this thread's loop and clients after a Ctrl-C cut a request short: the loop still
+        holds that request's task, which would raise the interrupt again in the next request."""
+        runner, self.runner, self.clients = self.runner, None, {}
+        if runner is not None:
+            with suppress(BaseException):
+                runner.close()
 
 
 def _close(runner: asyncio.Runner, clients: dict[tuple[str, str], Any]) -> None:
@@ -106,7 +115,11 @@ class ChatClient:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return runner.run(make(client))
+            try:
+                return runner.run(make(client))
+            except KeyboardInterrupt:
+                _SESSION.discard()
+                raise
         box: dict[str, Any] = {}
 
         def target() -> None:

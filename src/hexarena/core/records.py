@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from hexarena.core.errors import RecordError
 from hexarena.core.frames import FrameEncoder, check_header, header
 from hexarena.core.frozen import canonical_json, thaw
 from hexarena.core.registry import game_class
+from hexarena.core.untrusted import escape_surrogates
 
 TURNS, FRAMES, RESULT, FINAL, CONFIG = (
     "turns.jsonl",
@@ -49,15 +49,10 @@ TURNS, FRAMES, RESULT, FINAL, CONFIG = (
 RECORD_FILES = (TURNS, FRAMES, RESULT, FINAL, CONFIG, "replay.html")
 
 
-#: A lone UTF-16 surrogate (a server that cut an emoji in half sends ``"\\ud83d"``): valid JSON,
-#: but no UTF-8 file can hold it as a character, so it is written as its ``\\uXXXX`` escape.
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _dump(value: Any) -> str:
-    """One JSON line, non-ASCII text kept readable; reads back to the same value."""
-    text = json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":"))
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """One JSON line, non-ASCII text kept readable (a lone surrogate escaped); reads back to the
+    same value."""
+    return escape_surrogates(json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":")))
 
 
 def prepare_record_dir(directory: str | Path, *, force: bool = False) -> Path:

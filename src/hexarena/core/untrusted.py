@@ -29,6 +29,7 @@ _QUERY_ITEM = re.compile(r"(?P<key>[^=&;#]+)=(?P<value>[^&;#\s)\]]*)")
 # C0 and C1 controls but newline and tab, bidi marks and overrides, and surrogates (which only
 # exist alone in a str: a valid pair decodes to one character).
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def is_secret_key(key: object) -> bool:
@@ -59,6 +60,13 @@ def redact_url(url: str) -> str:
 def redact_urls(text: str) -> str:
     """``text`` with the credentials of every URL in it masked (see :func:`redact_url`)."""
     return _URL.sub(lambda m: redact_url(m.group()), text) if "://" in text else text
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with each lone UTF-16 surrogate (a server that cut an emoji in half sends
+    ``"\\ud83d"``: valid JSON, but no UTF-8 file or SQLite text can hold it) written as its
+    ``\\uXXXX`` escape. Inside JSON text that escape reads back as the same character."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def visible(text: object) -> str:
