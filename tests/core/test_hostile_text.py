@@ -5,11 +5,13 @@ Each case goes through ``hexarena play`` (in process, through typer) or the mana
 loopback OpenAI-compatible server, as a user meets it.
 """
 
+import importlib.util
 import json
 import os
 import re
 import signal
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
@@ -176,6 +178,13 @@ def test_error_messages_keep_their_brackets(monkeypatch, capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 2 and "conf[train]\\x1b]0;pwned" in out and "no such config file" in out
     assert "\x1b" not in out and "Traceback" not in out
+    if importlib.util.find_spec("sb3_contrib") is None:  # the message of the issue itself
+        policy = tmp_path / "policy.zip"
+        policy.write_bytes(b"")
+        monkeypatch.setattr("sys.argv", ["hexarena", "play", "hex", "--players", f"policy:{policy},random"])
+        with pytest.raises(SystemExit):
+            main()
+        assert "needs sb3-contrib: pip install 'hexarena[train]'" in capsys.readouterr().out
 
 
 def test_records_stay_valid_json_after_hostile_names(tmp_path):

@@ -68,9 +68,12 @@ class _Session(threading.local):
     def discard(self) -> None:
         """Drop this thread's loop and clients after a Ctrl-C cut a request short: the loop still
         holds that request's task, which would raise the interrupt again in the next request."""
-        runner, self.runner, self.clients = self.runner, None, {}
+        runner, clients = self.runner, self.clients
+        self.runner, self.clients = None, {}
+        clients.clear()  # the exit hook of this loop has nothing left to close
         if runner is not None:
             with suppress(BaseException):
+                runner.get_loop().set_exception_handler(lambda loop, context: None)  # the cut request
                 runner.close()
 
 
