@@ -19,6 +19,7 @@ import yaml
 from typer.testing import CliRunner
 
 from hexarena.cli import app
+from hexarena.viewer.arena import page_data
 from tests.helpers.chat_server import ChatServer, chat_answer, error
 from tests.helpers.slow_player import slow_first_legal  # noqa: F401  (the arena imports it by name)
 
@@ -87,6 +88,9 @@ def test_references_stay_written_and_leaderboard_finds_every_match(tmp_path, mon
     again = runner.invoke(app, ["leaderboard", str(out)])
     assert again.exit_code == 0, again.output
     assert "6 matches rated, 0 errors, 0 unplayed" in " ".join(again.output.split())
+    shown = page_data(out, lambda row: row["record_dir"])  # what `hexarena view DIR` serves
+    assert [m["status"] for m in shown["matches"]] == ["done"] * 6
+    assert all(m["replay"] for m in shown["matches"])
 
 
 def test_an_error_with_credentials_in_the_url_is_stored_masked(tmp_path, monkeypatch):
