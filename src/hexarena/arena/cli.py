@@ -27,7 +27,12 @@ def arena(
     address: Annotated[
         str | None,
         typer.Argument(
-            help="With --ray: the Ray cluster to join (e.g. auto, ray://host:10001).", show_default=False
+            help=(
+                "With --ray: the Ray cluster to join (e.g. auto, ray://host:10001); on a trusted network "
+                "only: anyone who reaches a Ray cluster can run code on it. Without it, a local Ray on "
+                "127.0.0.1."
+            ),
+            show_default=False,
         ),
     ] = None,
     out: Annotated[
