@@ -2,8 +2,8 @@
 
 The watcher test is cheap (no Ray): an "arena" process starts the watcher, then a child, and is
 killed with -9; the orphaned child must be stopped. The Ray test (slow: Ray takes ~10 s to start)
-starts the arena's Ray backend in a subprocess, lists the listening sockets of every process under
-it with ``ss -ltnp``, then kills the subprocess with -9 and waits for all of them to go.
+runs ``hexarena arena --ray``, lists the listening sockets of every process under it with
+``ss -ltnp`` while a match runs on Ray, then kills the arena with -9 and waits for them all to go.
 """
 
 import json
@@ -74,23 +74,47 @@ def test_the_watcher_stops_what_a_killed_arena_left_behind():
     assert gone([info["agent"], info["watcher"]]) == []
 
 
+def comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("ss") is None, reason="needs ss (iproute2)")
-def test_a_local_ray_listens_on_loopback_only_and_dies_with_the_arena():
+def test_arena_ray_listens_on_loopback_only_and_dies_with_the_arena(tmp_path):
+    """``hexarena arena --ray`` while a match runs on a Ray worker: every socket that any process
+    under the arena listens on is a loopback one; after ``kill -9`` of the arena none is left."""
     pytest.importorskip("ray")
-    arena, _ = spawn(
-        """
-        import json, os, time
-        from hexarena.arena.execute import Backend
-        backend = Backend.ray(None, 1, {})
-        import ray
-        assert ray.get(ray.remote(lambda: 1).remote()) == 1  # a worker process is up too
-        print(json.dumps({"pid": os.getpid()}), flush=True)
-        time.sleep(600)
-        """
+    config = {
+        "name": "ray",
+        "players": [
+            {"name": "slow", "type": "callable", "function": "tests.helpers.slow_player:slow_first_legal"},
+            {"name": "random", "type": "random"},
+        ],
+        "games": [{"name": "hex", "params": {"size": 7}}],
+        "schedule": {"games_per_pairing": 4},
+    }
+    path = tmp_path / "arena.json"
+    path.write_text(json.dumps(config))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    cli = [sys.executable, "-c", "from hexarena.cli import main; main()"]
+    arena = subprocess.Popen(
+        [*cli, "arena", str(path), "--out", str(tmp_path / "out"), "--ray", "--quiet"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
-        under = raywatch.descendants(arena.pid)
+        deadline = time.monotonic() + 180
+        under: dict[int, int] = {}
+        while time.monotonic() < deadline and arena.poll() is None:  # until a match runs on Ray
+            under = raywatch.descendants(arena.pid)
+            if any(comm(p).startswith("ray::play") for p in under):
+                break
+            time.sleep(0.2)
+        assert any(comm(p) == "raylet" for p in under), [comm(p) for p in under]
         ours = {arena.pid, *under}
         listening = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True).stdout
         sockets = []
