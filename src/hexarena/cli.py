@@ -11,7 +11,6 @@ from typing import Annotated, Any
 import typer
 import yaml
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -23,6 +22,7 @@ from hexarena.core.human import HumanPlayer
 from hexarena.core.manager import GameManager, MatchResult
 from hexarena.core.records import Record, unique_record_dir
 from hexarena.core.registry import game_class, game_info, game_params, list_games
+from hexarena.core.untrusted import shown, visible
 
 app = typer.Typer(
     help="Hex-map strategy games for AI agents.",
@@ -185,10 +185,12 @@ def _run(
         task = progress.add_task(manager.config.game.name, total=None, last="")
 
         def on_move(state: GameState, role: str, text: str) -> None:
-            progress.update(task, advance=1, last=f"{role}: {text[:50]}")
+            progress.update(task, advance=1, last=shown(f"{role}: {text[:50]}"))
             if human and not quiet:
-                shown = text if role in people else state.describe_move(state.history[-1])
-                console.print(f"[dim]{len(state.history)}.[/dim] {role}: {shown}", highlight=False)
+                told = text if role in people else state.describe_move(state.history[-1])
+                console.print(
+                    f"[dim]{len(state.history)}.[/dim] {shown(role)}: {shown(told)}", highlight=False
+                )
 
         manager.on_move = on_move
         return manager.start()
@@ -205,7 +207,10 @@ def _usage_cells(usage: dict[str, float]) -> tuple[str, str, str]:
 
 def _summary(result: MatchResult) -> None:
     outcome = result.outcome
-    console.print(f"[bold]{result.final_state.name}[/bold]: {outcome.kind.value}, {outcome.reason}")
+    console.print(
+        f"[bold]{result.final_state.name}[/bold]: {outcome.kind.value}, {shown(outcome.reason)}",
+        highlight=False,
+    )
     llm_columns = any("prompt_tokens" in u for u in result.usage.values())
     table = Table("place", "role", "player", "score", "invalid")
     if llm_columns:
@@ -221,8 +226,8 @@ def _summary(result: MatchResult) -> None:
         name = result.players.get(role, "")
         table.add_row(
             str(players.get(role, "-")),
-            role,
-            name,
+            shown(role),
+            shown(name),
             f"{outcome.scores[role]:g}",
             str(result.invalid.get(role, 0)),
             *(_usage_cells(result.usage.get(role, {})) if llm_columns else ()),
@@ -232,9 +237,10 @@ def _summary(result: MatchResult) -> None:
     rounds = result.final_state.rounds_played()
     console.print(f"{result.moves} moves, {rounds} rounds, {result.time_s:.2f}s ({rate:,.0f} moves/s)")
     if result.record_dir:
-        console.print(f"record: {result.record_dir}  (watch it: hexarena view {result.record_dir})")
+        where = shown(result.record_dir)
+        console.print(f"record: {where}  (watch it: hexarena view {where})", highlight=False)
     if outcome.kind is OutcomeKind.INTERRUPTED and result.record_dir:
-        console.print(f"continue it with: hexarena play --resume {result.record_dir}")
+        console.print(f"continue it with: hexarena play --resume {shown(result.record_dir)}", highlight=False)
 
 
 @app.command()
@@ -310,7 +316,7 @@ EXIT_MATCH_ERROR = 3
 def _exit_if_errored(result: MatchResult) -> None:
     """An errored match (infrastructure failure or an abort) prints its cause and exits 3."""
     if result.outcome.kind is OutcomeKind.ERROR:
-        reason = escape(result.outcome.reason)  # a server's message may hold [brackets]
+        reason = shown(result.outcome.reason)  # a server's message may hold [brackets] or escapes
         console.print(f"[red]match error:[/red] {reason}", highlight=False, soft_wrap=True)
         raise typer.Exit(EXIT_MATCH_ERROR)
 
@@ -327,11 +333,14 @@ def replay(
     recorded = rec.outcome
     if outcome is not None and outcome != recorded:
         raise HexarenaError(f"{record}: replay ends {outcome}, the record says {recorded}")
-    console.print(f"[green]ok[/green]: {len(state.history)} moves replayed; the record's end: {recorded}")
+    console.print(
+        f"[green]ok[/green]: {len(state.history)} moves replayed; the record's end: {shown(recorded)}",
+        highlight=False,
+    )
     if recorded.kind is OutcomeKind.INTERRUPTED:
-        console.print(f"the match was interrupted; continue it with: hexarena play --resume {record}")
+        console.print(f"the match was interrupted; continue it with: hexarena play --resume {shown(record)}")
     if show:
-        console.print(state.render_text(), markup=False, highlight=False)
+        console.print(visible(state.render_text()), markup=False, highlight=False)
 
 
 @app.command()
@@ -349,7 +358,7 @@ def view(
     from hexarena import viewer
 
     if export is not None:
-        console.print(f"wrote {viewer.export_html(record, export)}")
+        console.print(f"wrote {shown(viewer.export_html(record, export))}")
         return
     url, server = viewer.serve(record, port=port, open_browser=open_browser)
     console.print(f"viewer at {url}  (Ctrl-C to stop)")
@@ -380,7 +389,7 @@ def demo(
         pages.append(viewer.export_html(out / name, out / name / "replay.html"))
     console.rule("replays")
     for page in pages:
-        console.print(f"open in a browser: {page}")
+        console.print(f"open in a browser: {shown(page)}")
 
 
 from hexarena.arena import cli as _arena_cli  # noqa: E402  (the arena's commands live in its package)
@@ -390,9 +399,10 @@ app.command("leaderboard")(_arena_cli.leaderboard)
 
 
 def main() -> None:
-    """Entry point: errors the user can fix are one line, not a traceback."""
+    """Entry point: errors the user can fix are one line, not a traceback. The message is shown
+    as written (``pip install 'hexarena[train]'`` keeps its brackets; escapes show, not act)."""
     try:
         app()
     except HexarenaError as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        console.print(f"[red]error:[/red] {shown(exc)}", highlight=False, soft_wrap=True)
         raise SystemExit(2) from None

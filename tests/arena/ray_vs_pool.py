@@ -1,7 +1,6 @@
 """Plays one small arena on the process pool and on a local Ray; prints both outcomes as JSON.
 
-Run by ``test_ray.py`` as a child process, inside a network namespace of its own where the
-machine allows one, so that Ray's servers see only the loopback interface.
+Run by ``test_ray.py`` as a child process (a fresh interpreter, as ``hexarena arena --ray``).
 """
 
 import json

@@ -1,13 +1,10 @@
 """The Ray path: a local Ray with 2 CPUs gives the same table as the process pool.
 
-Ray's servers listen on every interface and talk to each other over the machine's own address.
-Where the machine allows it (root, ``unshare``), the arena runs in a network namespace of its own
-that has only the loopback interface, so no Ray traffic touches a real network address.
+The local Ray listens on 127.0.0.1 only (checked in test_ray_loopback.py).
 """
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,20 +17,10 @@ HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 
 
-def _loopback_only_prefix() -> list[str]:
-    """``unshare -n`` with the loopback interface up, if this machine lets us make a namespace."""
-    if shutil.which("unshare") is None or shutil.which("ip") is None:
-        return []
-    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
-    return (
-        ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'] if probe.returncode == 0 else []
-    )
-
-
 def test_ray_gives_the_same_table_as_the_process_pool(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])}
     run = subprocess.run(
-        [*_loopback_only_prefix(), sys.executable, str(HERE / "ray_vs_pool.py"), str(tmp_path)],
+        [sys.executable, str(HERE / "ray_vs_pool.py"), str(tmp_path)],
         capture_output=True,
         text=True,
         env=env,

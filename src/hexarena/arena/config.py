@@ -15,9 +15,16 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
-from hexarena.core.config import ManagerConfig, PlayerConfig, expand_env, read_config_file
+from hexarena.core.config import (
+    ManagerConfig,
+    PlayerConfig,
+    as_written,
+    expand_env,
+    names_as_written,
+    read_config_file,
+)
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.player_factory import GENERIC_TYPES
 from hexarena.core.registry import game_class
@@ -121,6 +128,8 @@ class ArenaConfig(_Strict):
     ratings: Ratings = Field(default_factory=Ratings)
     frames: bool = True
     out: str | None = None
+    #: each player's entry as the file has it (``${VAR}`` unexpanded), by name; set by parse_arena
+    _written: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _unique_names(self) -> ArenaConfig:
@@ -137,6 +146,11 @@ class ArenaConfig(_Strict):
 
     def player(self, name: str) -> ArenaPlayer:
         return next(p for p in self.players if p.name == name)
+
+    def written_player(self, name: str, exclude_defaults: bool = False) -> dict[str, Any]:
+        """The match-level entry of a player with each ``${VAR}`` as written (for records and ids:
+        they must not depend on what the environment holds)."""
+        return as_written(self.player(name).player_config(exclude_defaults), self._written.get(name))
 
     def provider_of(self, name: str) -> str | None:
         """The provider whose limits apply to a player: its ``provider``, else an LLM's host."""
@@ -238,7 +252,7 @@ def _check_schedule(config: ArenaConfig, where: str, game: ArenaGame, field: lis
 def parse_arena(raw: Mapping[str, Any], source: str = "arena config", expand: bool = True) -> ArenaConfig:
     """Validate a raw mapping (``${ENV}`` expanded unless ``expand`` is False: reading an arena's
     results needs no keys) and run :func:`check_arena`."""
-    expanded = expand_env(dict(raw), source) if expand else dict(raw)
+    expanded = names_as_written(expand_env(dict(raw), source), raw) if expand else dict(raw)
     try:
         config = ArenaConfig.model_validate(expanded)
     except ValidationError as exc:
@@ -252,6 +266,9 @@ def parse_arena(raw: Mapping[str, Any], source: str = "arena config", expand: bo
         check_arena(config)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
+    written = raw.get("players")
+    if isinstance(written, list) and len(written) == len(config.players):
+        config._written = {p.name: w for p, w in zip(config.players, written, strict=True)}
     return config
 
 

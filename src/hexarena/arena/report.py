@@ -18,6 +18,7 @@ from rich.table import Table
 
 from hexarena.arena.config import ArenaConfig, game_field, seat_params
 from hexarena.arena.ratings import Fit, Rated, Rating, bradley_terry, plackett_luce
+from hexarena.core.untrusted import shown
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 CSV_COLUMNS = (
@@ -222,11 +223,11 @@ def rich_table(board: Mapping[str, Any], section: Mapping[str, Any] | None = Non
     section = section or board["combined"]
     pct = round(100 * board["confidence"])
     columns = _columns(section["players"])
-    table = Table(title=title or f"{board['arena']}: combined leaderboard ({pct} % intervals)")
+    table = Table(title=shown(title or f"{board['arena']}: combined leaderboard ({pct} % intervals)"))
     for header, _ in columns:
         table.add_column(header, no_wrap=header in ("player", "interval"), min_width=len(header))
     for row in section["players"]:
-        table.add_row(*(f(row) for _, f in columns))
+        table.add_row(*(shown(f(row)) for _, f in columns))  # names are the config author's text
     return table
 
 

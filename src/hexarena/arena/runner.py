@@ -5,12 +5,19 @@ provider's ``concurrency`` matches with its LLM players at once, no new match fo
 provider whose token or cost budget is spent (those stay unplayed; rerun with a larger budget).
 A match that ends in ``error`` is tried again up to ``max_error_retries`` times, then given up;
 errors are never rated.
+
+Ctrl-C, SIGTERM or SIGHUP stop the run: the first starts no new match and lets the running ones
+end (a match played in this process is interrupted at once, with its record kept); an interrupted
+match is not a try and is played again by the next run; then the report is written and
+:attr:`RunSummary.stopped_by` names the signal. A second signal stops at once
+(:class:`~hexarena.core.interrupt.MatchInterrupted` propagates; running workers are stopped).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -28,6 +35,7 @@ from hexarena.arena.report import default_anchor, leaderboard, rated_matches, wr
 from hexarena.arena.schedule import Finished, MatchSpec, plan, total_matches
 from hexarena.arena.store import ArenaStore
 from hexarena.core.config import redact_secrets
+from hexarena.core.interrupt import StopRequest
 
 #: Called after each finished match with (matches finished, matches planned, the current top of
 #: the combined table as (player, rating) pairs, best first; refreshed at most twice a second).
@@ -40,6 +48,8 @@ class RunSummary:
     played: int = 0
     errors: int = 0
     unplayed_budget: list[str] = field(default_factory=list)
+    #: the signal that stopped the run before its end (SIGINT, SIGTERM, ...), if one did
+    stopped_by: str | None = None
 
 
 def run_arena(
@@ -70,24 +80,39 @@ def run_arena(
     )
     summary = RunSummary(board={})
     planned = total_matches(config)
-    try:
-        while True:
-            specs = plan(config, _finished(store))
-            store.add_matches(specs)
-            rows = {r["id"]: r for r in store.matches(m.id for m in specs)}
-            todo = [m for m in specs if rows[m.id]["status"] == "pending"]
-            done_before = sum(rows[m.id]["status"] != "pending" for m in specs)
-            if not todo:
-                break
-            played = _dispatch(
-                config, store, backend, folder, todo, rows, done_before, planned, on_progress, summary
-            )
-            if not played or summary.unplayed_budget:  # the rest is held back by a budget
-                break
-    finally:
-        backend.close()
-        shutil.rmtree(folder / "matches" / ".tmp", ignore_errors=True)
-    summary.board = report(config, store, folder)[0]
+    with StopRequest() as stop:
+        try:
+            while not stop.requested:
+                specs = plan(config, _finished(store))
+                store.add_matches(specs)
+                rows = {r["id"]: r for r in store.matches(m.id for m in specs)}
+                todo = [m for m in specs if rows[m.id]["status"] == "pending"]
+                done_before = sum(rows[m.id]["status"] != "pending" for m in specs)
+                if not todo:
+                    break
+                played = _dispatch(
+                    config,
+                    store,
+                    backend,
+                    folder,
+                    todo,
+                    rows,
+                    done_before,
+                    planned,
+                    on_progress,
+                    summary,
+                    stop,
+                )
+                if not played or summary.unplayed_budget:  # the rest is held back by a budget
+                    break
+        except KeyboardInterrupt:  # a second signal: stop the running matches, wait for nothing
+            backend.abandon()
+            raise
+        finally:
+            backend.close()
+            shutil.rmtree(folder / "matches" / ".tmp", ignore_errors=True)
+        summary.stopped_by = stop.signame
+        summary.board = report(config, store, folder)[0]
     store.close()
     return summary
 
@@ -131,6 +156,7 @@ def _task(config: ArenaConfig, spec: MatchSpec, folder: Path, backend: Backend) 
         seats.append(
             {
                 "player": p.player_config(),
+                "written": config.written_player(name),
                 "provider": config.provider_of(name),
                 "pricing": p.pricing.model_dump(),
             }
@@ -182,8 +208,10 @@ def _dispatch(
     planned: int,
     on_progress: ProgressHook | None,
     summary: RunSummary,
+    stop: StopRequest,
 ) -> int:
-    """Run ``todo`` to the end (with retries); returns how many matches were stored."""
+    """Run ``todo`` to the end (with retries) or until ``stop`` is requested; returns how many
+    matches were stored."""
     queue = deque(todo)
     tries = {m.id: rows[m.id]["tries"] for m in todo}
     running: dict[Future[dict[str, Any]], MatchSpec] = {}
@@ -193,7 +221,7 @@ def _dispatch(
     top = _Top()
     while queue or running:
         waiting: deque[MatchSpec] = deque()
-        while queue and len(running) < backend.capacity:
+        while queue and len(running) < backend.capacity and not stop.requested:
             spec = queue.popleft()
             if reason := _over_budget(config, store, spec):
                 held_back.append(spec)
@@ -227,8 +255,13 @@ def _dispatch(
             except Exception as exc:  # a Ray task that failed, say
                 result = {"outcome": {"kind": "error", "reason": f"worker failed: {exc!r}"}, "seats": []}
             record = _place_record(folder, spec, result)
+            kind = result["outcome"]["kind"]
+            if kind == "interrupted" or (kind == "error" and stop.requested):
+                # stopped by a signal, not the match's fault: no try counted, played by the next run
+                stop.request(signal.Signals[result.get("interrupted_by") or "SIGINT"])
+                continue
             tries[spec.id] += 1
-            if result["outcome"]["kind"] in ("error", "interrupted"):  # unfinished: never rated
+            if kind == "error":  # unfinished: never rated
                 give_up = tries[spec.id] > config.max_error_retries
                 store.record_error(spec.id, result["outcome"]["reason"], record, give_up)
                 if give_up:

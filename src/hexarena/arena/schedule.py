@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hexarena.arena.config import ArenaConfig, ArenaGame, ScheduleKind, game_field, seat_params
-from hexarena.core.config import SECRET_KEYS
+from hexarena.core.config import redact_secrets
 from hexarena.core.rng import Rng, derive_seed
+from hexarena.core.untrusted import is_secret_key
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,13 @@ class MatchSpec:
 def match_id(
     config: ArenaConfig, game: str, params: Mapping[str, Any], seed: int, seating: tuple[str, ...]
 ) -> str:
-    """Hash of game, params, seed, seating and the seated players' configs (secrets redacted) and
-    the manager settings: the same match always has the same id, a changed one a new id."""
+    """Hash of game, params, seed, seating and the seated players' configs (secrets left out) and
+    the manager settings: the same match always has the same id, a changed one a new id.
+
+    The players are taken as written (``${VAR}`` unexpanded, a URL's credentials masked), so the
+    arena that plays and the readers that never expand (``leaderboard``, ``view``) agree."""
     # Only what was set (not defaults): a new option in a later hexarena leaves old ids alone.
-    players = [_without_secrets(config.player(n).player_config(exclude_defaults=True)) for n in seating]
+    players = [_without_secrets(config.written_player(n, exclude_defaults=True)) for n in seating]
     blob = {
         "game": game,
         "params": dict(params),
@@ -83,17 +87,13 @@ def match_id(
 
 
 def _without_secrets(value: Any) -> Any:
-    """A player config without its secret-looking keys: a key (or the ``${VAR}`` naming it) is
-    not what decides a match, and must not change its id."""
+    """A player config without its secret-looking keys (a key, or the ``${VAR}`` naming it, is
+    not what decides a match, and must not change its id) and with URL credentials masked."""
     if isinstance(value, Mapping):
-        return {
-            k: _without_secrets(v)
-            for k, v in value.items()
-            if not any(s == str(k).lower() or str(k).lower().endswith("_" + s) for s in SECRET_KEYS)
-        }
+        return {k: _without_secrets(v) for k, v in value.items() if not is_secret_key(k)}
     if isinstance(value, list):
         return [_without_secrets(v) for v in value]
-    return value
+    return redact_secrets(value)
 
 
 def game_seed(config: ArenaConfig, game: ArenaGame, index: int, rnd: int = 0) -> int:

@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from hexarena.arena.schedule import MatchSpec
 from hexarena.core.errors import HexarenaError, RecordError
+from hexarena.core.untrusted import escape_surrogates, redact_urls
 
 DB_NAME = "arena.sqlite"
 #: Held (``flock``) by the arena running on a folder; the system drops it when that process ends.
@@ -228,12 +229,14 @@ class ArenaStore:
         return True
 
     def record_error(self, match_id: str, message: str, record_dir: str | None, give_up: bool) -> None:
-        """Count a failed try; the match stays pending (to be tried again) unless ``give_up``."""
+        """Count a failed try; the match stays pending (to be tried again) unless ``give_up``.
+        A URL's credentials in ``message`` are masked (it reaches matches.csv and the viewer), and
+        a lone surrogate (a server's message cut mid-emoji) escaped: SQLite text cannot hold it."""
         with self.transaction() as db:
             db.execute(
                 "UPDATE matches SET tries = tries + 1, last_error = ?, record_dir = ?, "
                 "status = CASE WHEN ? THEN 'error' ELSE status END WHERE id = ? AND status = 'pending'",
-                (message, record_dir, give_up, match_id),
+                (escape_surrogates(redact_urls(message)), record_dir, give_up, match_id),
             )
 
     def reopen_errors(self, max_tries: int) -> None:

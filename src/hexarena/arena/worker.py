@@ -26,6 +26,7 @@ from hexarena.core.player_factory import build_player
 from hexarena.core.players import Player, Reply
 from hexarena.core.records import Record
 from hexarena.core.registry import game_class
+from hexarena.core.untrusted import redact_urls
 
 #: ``limiter(provider)`` reserves one request slot and returns how long to wait for it (seconds).
 Limiter = Callable[[str], float]
@@ -84,7 +85,8 @@ def play(task: Mapping[str, Any], limiter: Limiter | None = None) -> dict[str, A
             result = _play(task, scratch, limiter)
         except Exception as exc:  # anything else is infrastructure: retried, never rated
             tail = "".join(traceback.format_exception_only(exc)).strip()
-            result = {"outcome": {"kind": "error", "reason": f"match crashed: {tail}"}, "seats": []}
+            reason = f"match crashed: {redact_urls(tail)}"
+            result = {"outcome": {"kind": "error", "reason": reason}, "seats": []}
         if final_root is None:  # ship the record back (Ray: the driver may be on another machine)
             result["record_files"] = {p.name: p.read_bytes() for p in scratch.iterdir() if p.is_file()}
         elif task.get("parent_pid") in (
@@ -117,13 +119,15 @@ def _play(task: Mapping[str, Any], out: Path, limiter: Limiter | None) -> dict[s
         "manager": task["manager"],
         "output": {"dir": str(out), "frames": task["frames"]},
     }
+    # the record keeps the players as the arena config has them (each ${VAR} as written)
+    written = {**config, "players": [dict(s.get("written", s["player"])) for s in seats]}
     cls = game_class(spec["game_name"])
     prebuilt = {}
     for i, seat in enumerate(seats):
         if seat.get("provider") and limiter is not None:
             player = build_player(PlayerConfig.model_validate(seat["player"]), cls, index=i)
             prebuilt[player.name] = Throttled(player, seat["provider"], limiter)
-    result = play_match(config, players=prebuilt)
+    result = play_match(config, players=prebuilt, raw_config=written)
     stats = _seat_stats(out)
     outcome = result.outcome
     roles = result.final_state.all_roles()
@@ -157,6 +161,7 @@ def _play(task: Mapping[str, Any], out: Path, limiter: Limiter | None) -> dict[s
         "rounds": result.final_state.rounds_played(),
         "time_s": round(result.time_s, 4),
         "seats": seat_rows,
+        "interrupted_by": result.interrupted_by,
     }
 
 

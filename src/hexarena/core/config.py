@@ -1,8 +1,9 @@
 """Match configuration: a schema, loading from YAML/TOML/JSON, and ``${ENV}`` expansion.
 
 Errors name the file, the key and what was expected. Values written as ``${NAME}`` are taken
-from the environment at load time; the *unexpanded* text is what gets recorded, so secrets such
-as API keys never reach logs or records.
+from the environment at load time; the *unexpanded* text is what gets recorded, in every field
+(:func:`as_written`), so secrets such as API keys or a URL's password never reach logs or records.
+A player's ``name`` is never expanded: it is how records and tables name the player.
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from hexarena.core.errors import ConfigError
+from hexarena.core.untrusted import is_secret_key, redact_urls
 
 _ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-SECRET_KEYS = ("api_key", "key", "token", "secret", "password", "authorization")
 #: The most values a config may hold once written out (its YAML aliases expanded): real configs
 #: hold hundreds.
 MAX_CONFIG_VALUES = 100_000
+#: What stands in for a secret written literally in a config (records keep no copy of it).
+REDACTED = "<redacted>"
 
 
 class OnExhausted(StrEnum):
@@ -170,20 +173,48 @@ def _env(name: str, where: str) -> str:
 
 
 def redact_secrets(value: Any) -> Any:
-    """A copy with every secret-looking key's value replaced (for records and logs)."""
+    """A copy with every secret-looking key's value replaced and the credentials of every URL
+    masked (for records and logs); ``${VAR}`` references stay as written."""
     if isinstance(value, Mapping):
         out = {}
         for k, v in value.items():
-            secret = any(s == str(k).lower() or str(k).lower().endswith("_" + s) for s in SECRET_KEYS)
-            out[k] = "<redacted>" if secret and v is not None and not _is_reference(v) else redact_secrets(v)
+            secret = is_secret_key(k) and v is not None and not _is_reference(v)
+            out[k] = REDACTED if secret else redact_secrets(v)
         return out
     if isinstance(value, list):
         return [redact_secrets(v) for v in value]
+    if isinstance(value, str):
+        return redact_urls(value)
     return value
 
 
 def _is_reference(v: Any) -> bool:
     return isinstance(v, str) and bool(_ENV_RE.fullmatch(v))
+
+
+def as_written(value: Any, written: Any) -> Any:
+    """``value`` (a config read with ``${VAR}`` expanded, or part of one) with every string that
+    was written with a ``${VAR}`` in ``written`` (the same part as the file has it) put back as
+    written: what records, ids and tables show, whatever the environment holds."""
+    if isinstance(written, str) and _ENV_RE.search(written):
+        return written
+    if isinstance(value, Mapping) and isinstance(written, Mapping):
+        return {k: as_written(v, written.get(k)) for k, v in value.items()}
+    if isinstance(value, list) and isinstance(written, list) and len(value) == len(written):
+        return [as_written(v, w) for v, w in zip(value, written, strict=True)]
+    return value
+
+
+def names_as_written(expanded: Mapping[str, Any], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """``expanded`` with each player's ``name`` as ``raw`` has it (a name is never expanded)."""
+    players, written = expanded.get("players"), raw.get("players")
+    if not (isinstance(players, list) and isinstance(written, list) and len(players) == len(written)):
+        return dict(expanded)
+    named = [
+        {**p, "name": w["name"]} if isinstance(p, Mapping) and isinstance(w, Mapping) and "name" in w else p
+        for p, w in zip(players, written, strict=True)
+    ]
+    return {**expanded, "players": named}
 
 
 def read_config_file(path: str | Path) -> dict[str, Any]:
@@ -215,7 +246,7 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
 
 def parse_config(raw: Mapping[str, Any], source: str = "config") -> MatchConfig:
     """Validate a raw mapping (``${ENV}`` expanded first); errors name the key and expectation."""
-    expanded = expand_env(dict(raw), source)
+    expanded = names_as_written(expand_env(dict(raw), source), raw)
     try:
         return MatchConfig.model_validate(expanded)
     except ValidationError as exc:

@@ -23,6 +23,7 @@ from typing import IO
 from hexarena.core.contract import GameState, Move, move_kind
 from hexarena.core.errors import MoveParseError, PlayerError, Resigned
 from hexarena.core.players import Player, Reply
+from hexarena.core.untrusted import visible
 
 PAGE_LINES = 40
 _EXHAUSTED = {
@@ -91,7 +92,7 @@ class HumanPlayer(Player):
 
     # -------------------------------------------------------------------------- screen ---
     def _say(self, text: str) -> None:
-        print(text, file=self._out, flush=True)
+        print(visible(text), file=self._out, flush=True)  # names, replies: escapes show, not act
 
     def _read(self, prompt: str) -> str:
         print(prompt, end="", file=self._out, flush=True)

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import Any, Self
 
 HANDLED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -31,15 +31,14 @@ class MatchInterrupted(KeyboardInterrupt):
         return signal.Signals(self.signum).name
 
 
-class InterruptGuard:
-    """Turns the stop signals into :class:`MatchInterrupted` for the span of a ``with`` block."""
+class _SignalScope:
+    """Handles the stop signals with ``_handle`` for the span of a ``with`` block (in the main
+    thread; elsewhere Python delivers no signals), then puts the previous handlers back."""
 
     def __init__(self) -> None:
         self._previous: dict[int, Any] = {}
-        self._depth = 0
-        self._pending: int | None = None
 
-    def __enter__(self) -> InterruptGuard:
+    def __enter__(self) -> Self:
         if threading.current_thread() is threading.main_thread():
             for signum in HANDLED:
                 self._previous[signum] = signal.signal(signum, self._handle)
@@ -49,6 +48,18 @@ class InterruptGuard:
         for signum, handler in self._previous.items():
             signal.signal(signum, handler)
         self._previous.clear()
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        raise NotImplementedError
+
+
+class InterruptGuard(_SignalScope):
+    """Turns the stop signals into :class:`MatchInterrupted` for the span of a ``with`` block."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._depth = 0
+        self._pending: int | None = None
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self._depth:
@@ -69,3 +80,35 @@ class InterruptGuard:
                 signum, self._pending = self._pending, None
                 if deliver:
                     raise MatchInterrupted(signum)
+
+
+class StopRequest(_SignalScope):
+    """Stop signals for a run of many matches (an arena), for the span of a ``with`` block.
+
+    The first signal only asks the run to stop (:attr:`requested`): the loop starts no new match,
+    and the running one ends (a match run in this process is interrupted by its manager's own
+    :class:`InterruptGuard`, which the loop reports with :meth:`request`). A second signal stops
+    at once: :class:`MatchInterrupted` is raised wherever the run is.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.signum: int | None = None
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.signum is not None:
+            raise MatchInterrupted(signum)
+        self.signum = signum
+
+    def request(self, signum: int) -> None:
+        """Note a signal that reached the run another way (a match's own guard caught it)."""
+        if self.signum is None:
+            self.signum = signum
+
+    @property
+    def requested(self) -> bool:
+        return self.signum is not None
+
+    @property
+    def signame(self) -> str | None:
+        return None if self.signum is None else signal.Signals(self.signum).name

@@ -30,11 +30,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from contextlib import suppress
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 
 from hexarena.core.errors import ApiRequestError, ConfigError, PlayerError, TransportError
+from hexarena.core.untrusted import redact_url, redact_urls
 
 #: HTTP statuses worth retrying: request timeout, conflict, too early, rate limit; and every 5xx.
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
@@ -75,10 +77,23 @@ class _Session(threading.local):
             )
         return self.runner, self.clients[base_url, api_key]
 
+    def discard(self) -> None:
+        """Drop this thread's loop and clients after a Ctrl-C cut a request short: the loop still
+        holds that request's task, which would raise the interrupt again in the next request."""
+        runner, clients = self.runner, self.clients
+        self.runner, self.clients = None, {}
+        clients.clear()  # the exit hook of this loop has nothing left to close
+        if runner is not None:
+            with suppress(BaseException):
+                runner.get_loop().set_exception_handler(lambda loop, context: None)  # the cut request
+                runner.close()
+
 
 async def _cap_answer(response: Any) -> None:
     """Read an answer's body through :func:`_capped` (a response hook of the SDK's HTTP client)."""
-    response.stream = _capped(response.stream, str(response.request.url), type(response).__module__)
+    response.stream = _capped(
+        response.stream, redact_url(str(response.request.url)), type(response).__module__
+    )
 
 
 def _capped(inner: Any, url: str, module: str) -> Any:
@@ -125,7 +140,8 @@ class ChatClient:
         if importlib.util.find_spec("openai") is None:
             raise ConfigError("the llm player needs the openai package: pip install 'hexarena[llm]'")
         self.base_url = base_url.rstrip("/")
-        self.url = f"{self.base_url}/chat/completions"
+        #: the endpoint as messages name it: credentials in the URL are masked (user:****@)
+        self.url = redact_url(f"{self.base_url}/chat/completions")
         self._api_key = api_key or "no-key"
 
     def complete(self, request: dict[str, Any], timeout_s: float) -> Completion:
@@ -145,7 +161,11 @@ class ChatClient:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return runner.run(make(client))
+            try:
+                return runner.run(make(client))
+            except KeyboardInterrupt:
+                _SESSION.discard()
+                raise
         box: dict[str, Any] = {}
 
         def target() -> None:
@@ -176,7 +196,9 @@ class ChatClient:
             raise TransportError(f"no answer from {self.url} within {timeout_s:g}s") from None
         except openai.APIConnectionError as exc:
             cause = exc.__cause__ or exc
-            raise TransportError(f"cannot reach {self.url}: {type(cause).__name__}: {cause}") from None
+            raise TransportError(
+                f"cannot reach {self.url}: {type(cause).__name__}: {redact_urls(str(cause))}"
+            ) from None
         except openai.APIStatusError as exc:
             status = exc.status_code
             text = f"HTTP {status} from {self.url}: {_server_message(exc)}"
@@ -184,7 +206,7 @@ class ChatClient:
                 raise TransportError(text, retry_after=_retry_after(exc.response.headers)) from None
             raise ApiRequestError(text, status) from None
         except (json.JSONDecodeError, openai.APIResponseValidationError, ValueError) as exc:
-            raise TransportError(f"unreadable answer from {self.url}: {exc}") from None
+            raise TransportError(f"unreadable answer from {self.url}: {redact_urls(str(exc))}") from None
         return _completion(answer, self.url)
 
 
@@ -215,7 +237,7 @@ def _server_message(exc: Any) -> str:
     if body is None or body == "":
         body = exc.response.text or exc.response.reason_phrase
     text = body if isinstance(body, str) else json.dumps(body)
-    return text.strip()[:300]
+    return redact_urls(text.strip()[:300])  # a server may echo the URL it was asked
 
 
 def _retry_after(headers: Any) -> float | None:

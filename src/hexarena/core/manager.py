@@ -35,7 +35,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hexarena.core.config import Feedback, MatchConfig, OnExhausted, parse_config, redact_secrets
+from hexarena.core.config import (
+    REDACTED,
+    Feedback,
+    MatchConfig,
+    OnExhausted,
+    as_written,
+    parse_config,
+    redact_secrets,
+)
 from hexarena.core.contract import GameState, Outcome, OutcomeKind
 from hexarena.core.errors import (
     ApiRequestError,
@@ -54,11 +62,14 @@ from hexarena.core.players import Player, Reply
 from hexarena.core.records import CONFIG, Record, RecordWriter
 from hexarena.core.registry import game_class, game_params
 from hexarena.core.rng import Rng, derive_seed
+from hexarena.core.untrusted import MASK
 
 #: Called after every accepted move with (state, role, move text); the CLI draws progress with it.
 MoveHook = Callable[[GameState, str, str], None]
 #: The most "since your last turn" events a view carries (older ones are counted, not listed).
 MAX_RECENT_EVENTS = 100
+#: What a record says of a player (``Player.describe`` with the config's ``${VAR}`` as written).
+Describe = Callable[[Player], dict[str, Any]]
 
 
 @dataclass
@@ -96,13 +107,15 @@ class MatchResult:
     #: the signal that interrupted the match (SIGINT, SIGTERM, ...), if one did
     interrupted_by: str | None = None
 
-    def to_json(self, config: MatchConfig, players: Mapping[str, Player]) -> dict[str, Any]:
+    def to_json(
+        self, config: MatchConfig, players: Mapping[str, Player], describe: Describe
+    ) -> dict[str, Any]:
         state = self.final_state
         return {
             "game": state.name,
             "seed": state.seed,
             "params": dict(config.game.params),
-            "players": [self._player_json(p, players) for p in _unique(players.values())],
+            "players": [self._player_json(p, players, describe) for p in _unique(players.values())],
             "roles": list(state.all_roles()),
             "outcome": self.outcome.to_json(),
             "scores": dict(self.outcome.scores),
@@ -114,7 +127,9 @@ class MatchResult:
             "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         }
 
-    def _player_json(self, player: Player, players: Mapping[str, Player]) -> dict[str, Any]:
+    def _player_json(
+        self, player: Player, players: Mapping[str, Player], describe: Describe
+    ) -> dict[str, Any]:
         """What the record says of one player: its description, roles and usage (summed over
         its roles; latency rounded to the millisecond)."""
         roles = [r for r, q in players.items() if q is player]
@@ -124,14 +139,13 @@ class MatchResult:
                 usage[key] = usage.get(key, 0) + value
         if "latency_s" in usage:
             usage["latency_s"] = round(usage["latency_s"], 3)
-        return {**player.describe(), "roles": roles, "usage": usage}
+        return {**describe(player), "roles": roles, "usage": usage}
 
 
-def players_json(players: Mapping[str, Player]) -> list[dict[str, Any]]:
+def players_json(players: Mapping[str, Player], describe: Describe) -> list[dict[str, Any]]:
     """Each distinct player's description with the roles it holds (for records)."""
     return [
-        {**p.describe(), "roles": [r for r, q in players.items() if q is p]}
-        for p in _unique(players.values())
+        {**describe(p), "roles": [r for r, q in players.items() if q is p]} for p in _unique(players.values())
     ]
 
 
@@ -182,6 +196,7 @@ class GameManager:
         self.on_move = on_move
         self.games: list[GameState] = []
         self.players: dict[str, Player] = {}
+        self._written: dict[str, Any] = {}  # role -> its player's entry in the raw config
         self._force = force  # replace an existing record in output.dir
         self._resume: Record | None = None
         self._guard = InterruptGuard()
@@ -209,7 +224,11 @@ class GameManager:
         except (OSError, json.JSONDecodeError) as exc:
             raise RecordError(f"{Path(directory) / CONFIG}: unreadable ({exc})") from None
         for i, pcfg in enumerate(raw.get("players", [])):
-            hidden = [k for k, v in pcfg.items() if v == "<redacted>"]
+            hidden = [
+                k
+                for k, v in pcfg.items()
+                if v == REDACTED or (isinstance(v, str) and "://" in v and MASK in v)
+            ]
             if hidden:
                 raise ConfigError(
                     f"players[{i}].{hidden[0]} was written literally in the config, so the record does not "
@@ -246,6 +265,7 @@ class GameManager:
         # Players without explicit roles take the remaining seats in order.
         explicit = {r for p in self.config.players for r in p.roles}
         free = [r for r in defined if r not in explicit]
+        written = self.raw_config.get("players") or []
         for i, pcfg in enumerate(self.config.players):
             roles = list(pcfg.roles)
             if not roles:
@@ -260,9 +280,16 @@ class GameManager:
                 if role in self.players:
                     raise ConfigError(f"players[{i}].roles: role {role!r} is assigned twice")
                 self.players[role] = player
+                self._written[role] = written[i] if i < len(written) else {}
         missing = [r for r in defined if r not in self.players]
         if missing:
             raise ConfigError(f"players: no player for role(s) {', '.join(missing)} of {state.name}")
+
+    def describe(self, player: Player) -> dict[str, Any]:
+        """What the record says of ``player``: its description with each ``${VAR}`` of its config
+        entry as written and the credentials of any URL masked (never an expanded secret)."""
+        role = next(r for r, p in self.players.items() if p is player)
+        return redact_secrets(as_written(player.describe(), self._written.get(role)))
 
     # ------------------------------------------------------------------------- running ---
     def start(self) -> MatchResult:
@@ -316,7 +343,7 @@ class GameManager:
         )
         if self.record:
             self.record.event("end", outcome=outcome.to_json())
-            self.record.finish(result.to_json(self.config, self.players), final)
+            self.record.finish(result.to_json(self.config, self.players, self.describe), final)
         return result
 
     def _open_record(self, state: GameState) -> RecordWriter | None:
@@ -329,7 +356,7 @@ class GameManager:
             record.event("resume", moves=len(self._resume.moves()))
         else:
             record.write_config(redact_secrets(self.raw_config))
-            record.event("start", **state.setup.to_json(), players=players_json(self.players))
+            record.event("start", **state.setup.to_json(), players=players_json(self.players, self.describe))
         record.frame(state)
         return record
 

@@ -34,6 +34,7 @@ from hexarena.core.errors import RecordError
 from hexarena.core.frames import FrameEncoder, check_header, header
 from hexarena.core.frozen import canonical_json, thaw
 from hexarena.core.registry import game_class
+from hexarena.core.untrusted import escape_surrogates
 
 TURNS, FRAMES, RESULT, FINAL, CONFIG = (
     "turns.jsonl",
@@ -49,7 +50,9 @@ RECORD_FILES = (TURNS, FRAMES, RESULT, FINAL, CONFIG, "replay.html")
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":"))
+    """One JSON line, non-ASCII text kept readable (a lone surrogate escaped); reads back to the
+    same value."""
+    return escape_surrogates(json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":")))
 
 
 def prepare_record_dir(directory: str | Path, *, force: bool = False) -> Path:

@@ -27,8 +27,9 @@ def _asset(name: str) -> str:
 
 
 def data_json(data: dict[str, Any]) -> bytes:
-    """The page's data as compact UTF-8 JSON."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    """The page's data as compact UTF-8 JSON. A lone surrogate (a reply cut mid-emoji) can only
+    sit inside a JSON string, so it is written as its ``\\uXXXX`` escape: the same string in JS."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
 
 
 def pack(data: dict[str, Any]) -> str:
