@@ -127,6 +127,7 @@ def _play(task: Mapping[str, Any], out: Path, limiter: Limiter | None) -> dict[s
     stats = _seat_stats(out)
     outcome = result.outcome
     roles = result.final_state.all_roles()
+    left = {entry["role"] for entry in result.left}  # forfeited and left; the others played on
     seat_rows = []
     for i, (role, seat) in enumerate(zip(roles, seats, strict=True)):
         s = stats.get(role, {})
@@ -141,7 +142,7 @@ def _play(task: Mapping[str, Any], out: Path, limiter: Limiter | None) -> dict[s
                 "score": float(outcome.scores.get(role, 0.0)),
                 "moves": s.get("moves", 0),
                 "invalid": int(result.invalid.get(role, 0)),
-                "forfeit": int(outcome.kind.value == "forfeit" and outcome.role == role),
+                "forfeit": int((outcome.kind.value == "forfeit" and outcome.role == role) or role in left),
                 "latency_ms": round(s.get("latency_ms", 0.0), 3),
                 "prompt_tokens": prompt,
                 "completion_tokens": completion,

@@ -26,8 +26,12 @@ SECRET_KEYS = ("api_key", "key", "token", "secret", "password", "authorization")
 
 
 class OnExhausted(StrEnum):
-    """What happens when a player runs out of attempts."""
+    """What happens when a player runs out of attempts (README: "When a player fails")."""
 
+    #: it forfeits and leaves: with two seats or more still playing after it, its seat plays the
+    #: game's leave move from then on and the others play on; otherwise the match ends
+    LEAVE = "leave"
+    #: it forfeits and the match ends for everyone, ranked by score with the forfeiter last
     FORFEIT = "forfeit"
     RANDOM_LEGAL = "random_legal"
     ABORT = "abort"
@@ -101,7 +105,7 @@ class ManagerConfig(_Strict):
     max_rounds: int = Field(1000, ge=1)
     max_attempts_per_turn: int = Field(3, ge=1)
     max_invalid_per_game: int = Field(20, ge=0)
-    on_exhausted: OnExhausted = OnExhausted.FORFEIT
+    on_exhausted: OnExhausted = OnExhausted.LEAVE
     feedback: Feedback = Feedback.REASON
     per_move_timeout_s: float | None = Field(None, gt=0)
     per_player_time_budget_s: float | None = Field(None, gt=0)

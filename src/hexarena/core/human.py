@@ -26,6 +26,7 @@ from hexarena.core.players import Player, Reply
 
 PAGE_LINES = 40
 _EXHAUSTED = {
+    "leave": "you forfeit and leave the game (with two others or more, they play on)",
     "forfeit": "you forfeit the game",
     "random_legal": "a random legal move is played for you",
     "abort": "the match is aborted",

@@ -197,6 +197,11 @@ class CityOfGoldState(GameState):
             return f"{verb} {C.NAMES[C.SHOP_CARDS[arg]]}"
         return f"{kind} {C.NAMES[arg]}"
 
+    def leave_move(self) -> Move | None:
+        """A seat whose player left passes every turn (the first legal move where it cannot)."""
+        moves = self.legal_moves()
+        return "pass" if "pass" in moves else (moves[0] if moves else None)
+
     def legal_moves(self) -> tuple[str, ...]:
         if self.validate_game() is not None:
             return ()

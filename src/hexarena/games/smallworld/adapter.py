@@ -21,6 +21,9 @@ from hexarena.games.smallworld.errors import SmallWorldError
 from hexarena.games.smallworld.state import GameConfig
 from hexarena.games.smallworld.text import format_action, parse_action, render_observation
 
+#: What a seat whose player left plays, the first kind that is legal (:meth:`SmallWorldState.leave_move`).
+_LEAVE_ORDER = ("SKIP_CONQUEST", "EXPAND", "STOUT_DECLINE", "REDEPLOY", "OPPONENT_REDEPLOY", "PICK_COMBO")
+
 ROLE_NAMES = ("red", "blue", "green", "yellow", "purple")
 
 
@@ -130,6 +133,17 @@ class SmallWorldState(GameState):
         if isinstance(env, SmallWorldView):
             return tuple(env.observation["legal_actions"])
         return tuple(as_move(a) for a in env._game.get_legal_actions())
+
+    def leave_move(self) -> Move | None:
+        """A seat whose player left keeps what it holds and takes nothing more: it skips its
+        conquests, keeps its race in play (no decline), redeploys and places as the first listed
+        way, and takes the first combo offered when it has no race (the free one)."""
+        moves = sorted(self.legal_moves(), key=lambda m: bool(m.get("decline")))  # STOUT_DECLINE no
+        for kind in _LEAVE_ORDER:
+            for move in moves:
+                if move["type"] == kind:
+                    return move
+        return moves[0] if moves else None
 
     def validate_game(self) -> Outcome | None:
         env = self.environment
