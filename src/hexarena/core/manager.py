@@ -464,7 +464,9 @@ class GameManager:
         self._timed(attempt, role, t0)
         self._count_usage(role, attempt.latency_ms, reply.meta)
         attempt.raw, attempt.meta = reply.raw, reply.meta
-        if reply.move is not None:
+        if reply.unreadable is not None:
+            attempt.error, attempt.message = "parse", str(state.unreadable(reply.raw, reply.unreadable))
+        elif reply.move is not None:
             attempt.move = reply.move
         else:
             try:

@@ -208,22 +208,16 @@ class CityOfGoldState(GameState):
         return tuple(self.format_move(a) for a in legal_actions(self.game))
 
     def parse_move(self, text: str) -> Move:
-        """Read the reply's last line as a move; failing that, the legal move named last in the text."""
+        """Read the reply as one move on one line (a move named inside prose is not read)."""
         if not isinstance(text, str):
             raise self.unreadable(text)
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-        if not lines:
-            raise self.unreadable(text)
+        if len(lines) != 1:
+            raise self.unreadable(text, "a reply is one move on one line" if lines else "")
         try:
-            return self.format_move(self.action_of(lines[-1]))
+            return self.format_move(self.action_of(lines[0].strip("`").strip()))
         except IllegalMoveError as exc:
-            error = str(exc)
-        flat = " ".join(text.lower().split())
-        named = [(flat.rfind(m.lower()), len(m), m) for m in self.legal_moves()]
-        found = [n for n in named if n[0] >= 0]
-        if found:
-            return max(found)[2]
-        raise self.unreadable(text, error)
+            raise self.unreadable(text, str(exc)) from None
 
     def validate_game(self) -> Outcome | None:
         g = self.game

@@ -19,6 +19,8 @@ ROLES = ("red", "blue")
 EMPTY, RED, BLUE = 0, 1, 2
 _STONE = {EMPTY: ".", RED: "R", BLUE: "B"}
 _CELL_RE = re.compile(r"^([a-z])\s*(\d{1,2})$")
+#: A whole reply that is one move: a cell (or swap), maybe quoted or ending in a full stop.
+_CELL = re.compile(r"[`'\"*]*\s*(swap|[a-z]\s?\d{1,2})\s*[`'\"*]*\.?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,10 +177,10 @@ class HexState(GameState):
     def parse_move(self, text: str) -> Move:
         if not isinstance(text, str):
             raise self.unreadable(text)
-        found = re.findall(r"\b(swap|[a-z]\s?\d{1,2})\b", text.strip().lower())
+        found = _CELL.fullmatch(text.strip().lower())
         if not found:
-            raise self.unreadable(text, "no cell name in it")
-        return found[-1].replace(" ", "")
+            raise self.unreadable(text, "a reply is one cell name and nothing else")
+        return found.group(1).replace(" ", "")
 
     def validate_game(self) -> Outcome | None:
         winner = self.environment.winner

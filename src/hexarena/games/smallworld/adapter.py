@@ -201,7 +201,8 @@ class SmallWorldState(GameState):
         return format_action(thaw(move)) if isinstance(move, FrozenMap | dict) else str(move)
 
     def parse_move(self, text: str) -> Move:
-        """A legal move's text, the last ``TYPE args`` in the reply, or a JSON action dict."""
+        """A legal move's text, one move ``TYPE args`` on one line, or a JSON action dict: the
+        whole reply is the move (a move type named inside prose is not read)."""
         if not isinstance(text, str):
             raise self.unreadable(text)
         wanted = " ".join(text.strip().strip("`").split()).upper()
@@ -217,7 +218,7 @@ class SmallWorldState(GameState):
             action = None
         if isinstance(action, dict):
             return as_move(action)
-        raise self.unreadable(text, "no move type such as CONQUER or REDEPLOY in it")
+        raise self.unreadable(text, "a reply is one move, a type such as CONQUER and its arguments")
 
     # -- reinforcement learning hooks (see encoding.py) ---------------------------------------
     def action_count(self) -> int:

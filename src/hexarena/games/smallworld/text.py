@@ -24,9 +24,10 @@ _ONE_ID = {
     "PICK_COMBO": "index",
     "CHOOSE_DIPLOMAT_ALLY": "target_player",
 }
-_MOVE_RE = re.compile(
-    r"\b(" + "|".join(sorted(ActionType.__members__, key=len, reverse=True)) + r")\b([^\n]*)", re.IGNORECASE
-)
+#: One move on one line: its type (any case), then its arguments.
+_MOVE_RE = re.compile(r"([A-Za-z_]+)\b([^\n]*)")
+#: Short names a person or a model may use for a move type.
+_ALIASES = {"PICK": "PICK_COMBO", "COMBO": "PICK_COMBO"}
 
 
 def format_action(action: Mapping[str, Any]) -> str:
@@ -46,11 +47,13 @@ def format_action(action: Mapping[str, Any]) -> str:
 
 
 def parse_action(text: str) -> dict[str, Any] | None:
-    """The last ``TYPE args`` move in ``text`` as an action dict, or None if there is none."""
-    found = _MOVE_RE.findall(text)
-    if not found:
+    """The action dict of ``text`` when the whole text is one move ``TYPE args`` on one line
+    (``pick 4`` is ``PICK_COMBO 4``), else None: a move is never picked out of prose."""
+    found = _MOVE_RE.fullmatch(text.strip().strip("`").strip())
+    kind = _ALIASES.get(found.group(1).upper(), found.group(1).upper()) if found else ""
+    if kind not in ActionType.__members__:
         return None
-    kind, rest = found[-1][0].upper(), found[-1][1]
+    rest = found.group(2)
     words = re.findall(r"-?\d+\s*:\s*-?\d+|-?\d+|none|null|yes|no|true|false", rest, re.IGNORECASE)
     # a number of more than 6 digits is no region id or count (and int() refuses huge ones)
     words = [w for w in words if max(map(len, re.findall(r"\d+", w)), default=0) <= 6]
