@@ -7,6 +7,7 @@ import json
 import pytest
 
 import hexarena
+from hexarena.core.errors import MoveParseError
 from hexarena.core.frozen import canonical_json, thaw
 from hexarena.core.players import RandomPlayer
 from hexarena.games.smallworld.adapter import SmallWorldState
@@ -77,12 +78,13 @@ def test_views_list_and_parse_the_legal_moves_of_the_role_to_move():
     assert "adjacent" in text and "Combo row" in text
 
 
-def test_parse_move_reads_free_text_and_json():
+def test_parse_move_reads_a_reply_that_is_one_move_and_json():
     state = hexarena.make("smallworld", seed=8, players=3)
-    assert thaw(state.parse_move("I pick `PICK_COMBO 2` because it is cheap")) == {
-        "type": "PICK_COMBO",
-        "index": 2,
-    }
+    assert thaw(state.parse_move("`PICK_COMBO 2`")) == {"type": "PICK_COMBO", "index": 2}
+    assert thaw(state.parse_move("pick 2")) == {"type": "PICK_COMBO", "index": 2}
+    for prose in ("I pick `PICK_COMBO 2` because it is cheap", "Legal now, for example: PICK_COMBO 0."):
+        with pytest.raises(MoveParseError, match="a reply is one move"):
+            state.parse_move(prose)
     assert thaw(state.parse_move('{"type": "PICK_COMBO", "index": 1}')) == {"type": "PICK_COMBO", "index": 1}
     assert thaw(state.parse_move("redeploy 3:2 5:1")) == {"type": "REDEPLOY", "placements": {"3": 2, "5": 1}}
 
