@@ -132,7 +132,6 @@ def _task(config: ArenaConfig, spec: MatchSpec, folder: Path, backend: Backend) 
             {
                 "player": p.player_config(),
                 "provider": config.provider_of(name),
-                "pricing": p.pricing.model_dump(),
             }
         )
     return {

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hexarena.core.errors import ConfigError
 
@@ -56,11 +56,23 @@ class GameConfig(_Strict):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
+#: The one way to price a model, named in the error for any other spelling.
+PRICE_HINT = "price: {prompt: USD per million prompt tokens, completion: USD per million completion tokens}"
+
+
 class Price(_Strict):
-    """USD per million tokens, for the cost column of records and summaries."""
+    """USD per million tokens: the cost in records, summaries, the leaderboard and budgets."""
 
     prompt: float = Field(0.0, ge=0)
     completion: float = Field(0.0, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling(cls, v: Any) -> Any:
+        if isinstance(v, Mapping) and not set(v) <= {"prompt", "completion"}:
+            unknown = ", ".join(sorted(str(k) for k in set(v) - {"prompt", "completion"}))
+            raise ValueError(f"unknown key(s) {unknown}; write {PRICE_HINT}")
+        return v
 
 
 class PlayerConfig(_Strict):
@@ -87,6 +99,13 @@ class PlayerConfig(_Strict):
     prompt_template: str | None = None
     reply_mode: Literal["tool", "json", "text"] = "tool"
     price: Price | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _price_not_pricing(cls, v: Any) -> Any:
+        if isinstance(v, Mapping) and "pricing" in v:
+            raise ValueError(f"'pricing' is not a key; write {PRICE_HINT}")
+        return v
 
     @field_validator("roles", mode="before")
     @classmethod
@@ -196,7 +215,7 @@ def parse_config(raw: Mapping[str, Any], source: str = "config") -> MatchConfig:
         problems = []
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"]) or "(top level)"
-            problems.append(f"{source}: {key}: {err['msg']}")
+            problems.append(f"{source}: {key}: {err['msg'].removeprefix('Value error, ')}")
         raise ConfigError("; ".join(problems)) from None
 
 
