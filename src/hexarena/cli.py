@@ -22,7 +22,16 @@ from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.human import HumanPlayer
 from hexarena.core.manager import GameManager, MatchResult
 from hexarena.core.records import Record, unique_record_dir
-from hexarena.core.registry import game_class, game_info, game_params, list_games
+from hexarena.core.registry import (
+    PLAYER_COUNT,
+    PLAYER_COUNT_ALIASES,
+    game_class,
+    game_info,
+    game_params,
+    known_params,
+    list_games,
+    create_game,
+)
 
 app = typer.Typer(
     help="Hex-map strategy games for AI agents.",
@@ -57,6 +66,18 @@ def list_cmd() -> None:
         info = game_info(name)
         table.add_row(name, ", ".join(info.demo_roles), ", ".join(info.players), info.summary)
     console.print(table)
+    console.print(PLAYER_TYPES, highlight=False, markup=False, soft_wrap=True)
+
+
+#: Every player type, after the table of ``hexarena list`` (the table names each game's own bots).
+PLAYER_TYPES = """Player types, in every game:
+  random, human, heuristic (where the game has a bot: see the table)
+  llm, llm:MODEL, llm:MODEL@BASE_URL   a model behind an OpenAI-compatible API (--model, --base-url)
+  policy:PATH                          a trained RL policy file (docs/rl.md)
+and in a config file's players (README: Write a config):
+  scripted   plays the moves listed under moves: [...] in order
+  callable   asks a Python function, function: module:function
+  replay     plays the moves of a match record again, record: DIR"""
 
 
 def _parse_params(items: list[str]) -> dict[str, Any]:
@@ -108,6 +129,31 @@ def _player_entry(spec: str, llm: dict[str, str | None] | None) -> dict[str, Any
     return entry
 
 
+def _game_setup(
+    cls: type[GameState], given: dict[str, Any], seed: int, players: str | None
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The game's params (demo settings under the user's) and its roles. ``--players`` with a
+    number of names the demo settings do not seat sets the number of players, where the game
+    lets it be chosen and the user did not (``-p players=N``)."""
+    counts = (PLAYER_COUNT, *PLAYER_COUNT_ALIASES)
+    wanted = len(players.split(",")) if players else None
+    seated = any(k in given for k in counts)
+    demo = {k: v for k, v in cls.demo_params.items() if not (seated and k in counts)}
+    roles = create_game(cls, seed, {**demo, **given}).all_roles()
+    if wanted is None or wanted == len(roles):
+        return game_params(cls, {**demo, **given}), roles
+    problem = f"{cls.name} has {len(roles)} roles ({', '.join(roles)}); --players lists {wanted}"
+    takes_count = any(k in counts for k in known_params(cls) or ())
+    if seated or not takes_count:
+        raise ConfigError(problem)
+    demo = {k: v for k, v in demo.items() if k not in counts}
+    try:
+        roles = create_game(cls, seed, {**demo, **given, PLAYER_COUNT: wanted}).all_roles()
+    except ConfigError as exc:
+        raise ConfigError(f"{problem}, and {exc}") from None
+    return game_params(cls, {**demo, **given, PLAYER_COUNT: wanted}), roles
+
+
 def _match_config(
     target: str,
     players: str | None,
@@ -122,16 +168,8 @@ def _match_config(
         raw = dict(load_config(target)[1])
     else:
         cls = game_class(target)
-        chosen = {**cls.demo_params, **game_params(cls, _parse_params(params))}
-        try:
-            roles = cls.new(seed=seed or 0, **chosen).all_roles()
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{target} parameters: {exc}") from None
+        chosen, roles = _game_setup(cls, _parse_params(params), seed or 0, players)
         kinds = players.split(",") if players else ["random"] * len(roles)
-        if len(kinds) != len(roles):
-            raise ConfigError(
-                f"{target} has {len(roles)} roles ({', '.join(roles)}); --players lists {len(kinds)}"
-            )
         raw = {
             "game": {"name": target, "seed": seed or 0, "params": chosen},
             "players": [

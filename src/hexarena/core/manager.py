@@ -56,7 +56,7 @@ from hexarena.core.frozen import FrozenMap
 from hexarena.core.interrupt import InterruptGuard, MatchInterrupted
 from hexarena.core.players import Player, Reply
 from hexarena.core.records import CONFIG, Record, RecordWriter
-from hexarena.core.registry import game_class, game_params
+from hexarena.core.registry import create_game, game_class
 from hexarena.core.rng import Rng, derive_seed
 
 #: Called after every accepted move with (state, role, move text); the CLI draws progress with it.
@@ -230,13 +230,10 @@ class GameManager:
     # -------------------------------------------------------------------------- set-up ---
     def _init_game(self) -> None:
         cfg = self.config.game
-        cls = game_class(cfg.name)
         try:
-            state = cls.new(seed=cfg.seed, **game_params(cls, cfg.params))
-        except TypeError as exc:
-            raise ConfigError(f"game.params: {exc}") from exc
-        except ValueError as exc:
-            raise ConfigError(f"game.params: {exc}") from exc
+            state = create_game(game_class(cfg.name), cfg.seed, cfg.params)
+        except ConfigError as exc:
+            raise ConfigError(f"game.params: {exc}") from None
         self.games.append(state)
 
     def _init_players(self) -> None:
