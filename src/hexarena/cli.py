@@ -25,12 +25,12 @@ from hexarena.core.records import Record, unique_record_dir
 from hexarena.core.registry import (
     PLAYER_COUNT,
     PLAYER_COUNT_ALIASES,
+    create_game,
     game_class,
     game_info,
     game_params,
     known_params,
     list_games,
-    create_game,
 )
 
 app = typer.Typer(
