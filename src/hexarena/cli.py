@@ -197,7 +197,7 @@ def _run(
     force: bool = False,
     resume: Path | None = None,
 ) -> MatchResult:
-    """Run (or resume) a match with a live progress line; return its result.
+    """Run (or resume) a match with a live progress line, print its summary, return its result.
 
     With a person playing there is no progress line (it would be drawn over their typing):
     every accepted move is printed as a line instead, a person's own in full and everyone else's
@@ -229,7 +229,13 @@ def _run(
                 console.print(f"[dim]{len(state.history)}.[/dim] {role}: {shown}", highlight=False)
 
         manager.on_move = on_move
-        return manager.start()
+        result = manager.start()
+    if human and not quiet:  # the position the last move left, as each person may see it
+        for role in sorted(people):
+            console.rule(f"final position ({role})")
+            console.print(result.final_state.render_text(role), markup=False, highlight=False)
+    _summary(result, pace=not human)
+    return result
 
 
 def _usage_cells(usage: dict[str, float]) -> tuple[str, str, str]:
@@ -241,7 +247,8 @@ def _usage_cells(usage: dict[str, float]) -> tuple[str, str, str]:
     return (tokens if "prompt_tokens" in usage else "", latency, cost)
 
 
-def _summary(result: MatchResult) -> None:
+def _summary(result: MatchResult, pace: bool = True) -> None:
+    """The outcome, the table of places, and the match's size (and speed, without people)."""
     outcome = result.outcome
     console.print(f"[bold]{result.final_state.name}[/bold]: {outcome.kind.value}, {outcome.reason}")
     llm_columns = any("prompt_tokens" in u for u in result.usage.values())
@@ -266,9 +273,11 @@ def _summary(result: MatchResult) -> None:
             *(_usage_cells(result.usage.get(role, {})) if llm_columns else ()),
         )
     console.print(table)
-    rate = result.moves / result.time_s if result.time_s else 0.0
     rounds = result.final_state.rounds_played()
-    console.print(f"{result.moves} moves, {rounds} rounds, {result.time_s:.2f}s ({rate:,.0f} moves/s)")
+    line = f"{result.moves} moves, {rounds} rounds, {result.time_s:.2f}s"
+    if pace:  # a person's game goes at the person's pace: no speed figure
+        line += f" ({result.moves / result.time_s if result.time_s else 0.0:,.0f} moves/s)"
+    console.print(line)
     if result.record_dir:
         console.print(f"record: {result.record_dir}  (watch it: hexarena view {result.record_dir})")
     if outcome.kind is OutcomeKind.INTERRUPTED and result.record_dir:
@@ -335,7 +344,6 @@ def play(
             raise ConfigError("--model, --base-url and --api-key-env apply to a game name, not a config file")
         config, raw = _match_config(target, players, seed, out, param or [], max_rounds, llm)
         result = _run(config, raw, quiet, force)
-    _summary(result)
     _exit_if_errored(result)
     if result.interrupted_by:
         raise typer.Exit(128 + signal.Signals[result.interrupted_by].value)
@@ -414,7 +422,7 @@ def demo(
         kinds = [bot] + ["random"] * (len(roles) - 1)
         console.rule(f"{name}: {', '.join(kinds)}")
         config, raw = _match_config(name, ",".join(kinds), seed, out / name, [], None)
-        _summary(_run(config, raw, force=True))  # the demo replaces its own records
+        _run(config, raw, force=True)  # the demo replaces its own records
         pages.append(viewer.export_html(out / name, out / name / "replay.html"))
     console.rule("replays")
     for page in pages:

@@ -581,6 +581,7 @@ class GameManager:
         elif level is Feedback.GENERIC:
             text = "Your previous move was not accepted. Try again."
         else:
+            view = view.replace(context=view.context.set("rejected", state.message))  # for people
             text = f"Your previous move was not accepted: {state.message}"
             moves = state.legal_moves() if level is Feedback.REASON_AND_LEGAL else None
             if moves:
