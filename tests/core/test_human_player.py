@@ -198,3 +198,12 @@ def test_small_world_in_a_real_terminal(tmp_path):
     result = json.loads((tmp_path / "rec" / "result.json").read_text())
     assert result["outcome"]["kind"] == "forfeit" and "red resigned" in result["outcome"]["reason"]
     assert result["invalid"]["red"] == 0 and result["moves"] >= 3
+
+
+def test_help_gives_the_rules_with_every_small_world_race_and_power():
+    out = io.StringIO()
+    human = HumanPlayer("me", stdin=io.StringIO("help\n1\n"), stdout=out)
+    human.act(hexarena.make("smallworld", seed=1, players=3).query_game("red"))
+    screen = out.getvalue()
+    assert "Amazons (6): Receive 4 extra tokens" in screen and "Wealthy (+4):" in screen
+    assert "Commands (never count as attempts)" in screen

@@ -120,3 +120,22 @@ def test_heuristic_bot_beats_three_random_players_in_most_games():
 @pytest.mark.slow
 def test_heuristic_bot_wins_at_least_80_percent_of_200_four_player_games():
     assert play_vs_random(range(200)) >= 0.8
+
+
+def test_races_and_powers_are_explained_to_a_model_and_a_person():
+    """Issue 27 item 4: every race and power has its ability in the rules; the combo row on offer
+    shows each combo's abilities and tokens; `pick 4` picks; the recent events come after the map."""
+    rules = SmallWorldState.rules_summary
+    for race in ("Amazons", "Ghouls", "Tritons", "Skeletons"):
+        assert f"\n  {race} (" in rules
+    for power in ("Alchemist", "Bivouacking", "Seafaring", "Wealthy"):
+        assert f"\n  {power} (+" in rules
+    state = hexarena.make("smallworld", seed=1, players=3)
+    text = state.query_game().render_text("red")
+    assert "0: Ghouls + Seafaring, 10 tokens, 0 coins\n       Ghouls: Keep every token" in text
+    assert "       Seafaring: The seas and the lake may be conquered" in text
+    after = state.apply(state.parse_move("pick 4"))
+    assert after.message is None and thaw(after.history[-1]) == {"type": "PICK_COMBO", "index": 4}
+    later = after.query_game("blue").render_text("blue")
+    assert later.index("Since your last turn") > later.index("Regions (")
+    assert "picked Tritons + Swamp" in later.split("Since your last turn")[1]

@@ -3,7 +3,8 @@
 Each turn shows the board once, then the legal moves grouped by kind on a few lines (``CONQUER:
 3 4 7 9 ...``), never the whole list. Commands never count as attempts:
 
-``help``            the commands and the game's move syntax with examples
+``help``            the game's rules (Small World: every race and power), the commands and the
+                    move syntax with examples
 ``moves [WORD|N]``  the legal moves, numbered (stable for the turn), filtered by a word or paged
 ``board``           the board and the summary again
 ``quit``            resign (asks for confirmation); so does Ctrl-D (end of input), and where
@@ -33,7 +34,7 @@ _EXHAUSTED = {
     "abort": "the match is aborted",
 }
 HELP = """Commands (never count as attempts):
-  help            this text
+  help            the rules, and this text
   moves           the legal moves, numbered; moves WORD filters them, moves 2 shows page 2
   board           the board again
   quit            resign the game (asks first)
@@ -74,7 +75,7 @@ class HumanPlayer(Player):
             if not text:
                 continue
             if command in ("help", "?", "h"):
-                self._say(HELP + f"\nMoves in {view.name}: {view.move_syntax}.")
+                self._say(f"{view.rules_summary}\n\n{HELP}\nMoves in {view.name}: {view.move_syntax}.")
                 examples = view.move_examples()
                 if examples:
                     self._say("For example, now: " + "; ".join(examples))

@@ -19,7 +19,7 @@ from hexarena.games.smallworld import encoding
 from hexarena.games.smallworld.engine import SmallWorldGame
 from hexarena.games.smallworld.errors import SmallWorldError
 from hexarena.games.smallworld.state import GameConfig
-from hexarena.games.smallworld.text import format_action, parse_action, render_observation
+from hexarena.games.smallworld.text import abilities_text, format_action, parse_action, render_observation
 
 #: What a seat whose player left plays, the first kind that is legal (:meth:`SmallWorldState.leave_move`).
 _LEAVE_ORDER = ("SKIP_CONQUEST", "EXPAND", "STOUT_DECLINE", "REDEPLOY", "OPPONENT_REDEPLOY", "PICK_COMBO")
@@ -88,7 +88,7 @@ class SmallWorldState(GameState):
         "rolls a die (0,0,0,1,2,3). Then redeploy (at least 1 token per region). At the end of "
         "each turn score 1 coin per region you hold (active and declined) plus race and power "
         "bonuses. Decline: your race stays with 1 token per region and keeps scoring; next turn "
-        "you pick a new combo. Most coins after the last turn wins."
+        "you pick a new combo. Most coins after the last turn wins.\n" + abilities_text()
     )
     bots: ClassVar[FrozenMap[str, str]] = FrozenMap(heuristic="hexarena.games.smallworld.bot:HeuristicPlayer")
     demo_params: ClassVar[FrozenMap[str, Any]] = FrozenMap(players=3)

@@ -11,6 +11,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from hexarena.games.smallworld.data_loader import (
+    get_all_powers,
+    get_all_races,
+    get_power_config,
+    get_race_config,
+)
 from hexarena.games.smallworld.enums import ActionType
 
 _PLACEMENT_TYPES = {"REDEPLOY", "PLACE_BIVOUACS", "OPPONENT_REDEPLOY"}
@@ -72,11 +78,27 @@ def parse_action(text: str) -> dict[str, Any] | None:
     return {"type": kind}
 
 
+def abilities_text() -> str:
+    """Every race's and every power's ability, one line each (``Ghouls (5): ...``; the number is
+    the tokens it brings), for the rules summary a model reads and a person's ``help``."""
+    races = [f"  {r.name.value} ({r.base_tokens}): {r.rules}" for r in get_all_races().values()]
+    powers = [f"  {p.name.value} (+{p.bonus_tokens}): {p.rules}" for p in get_all_powers().values()]
+    return "\n".join(["Races (tokens):", *races, "Powers (extra tokens):", *powers])
+
+
+def _combo_line(c: Mapping[str, Any], abilities: bool) -> str:
+    line = f"  {c['index']}: {c['race']} + {c['power']}, {c['total_tokens']} tokens, {c['coins']} coins"
+    if abilities:  # what the pick would do, so a choice is never blind
+        race, power = get_race_config(c["race"]), get_power_config(c["power"])
+        line += f"\n       {c['race']}: {race.rules}\n       {c['power']}: {power.rules}"
+    return line
+
+
 def _region_line(r: Mapping[str, Any], roles: list[str]) -> str:
     feats = [f.lower() for f in r["features"]]
-    head = f"{r['id']:>3} {r['terrain'].lower():<8}"
+    head = f"{r['id']:>3} {r['terrain'].lower()}"
     if feats:
-        head += " (" + ", ".join(feats) + ")"
+        head += " (" + ",".join(feats) + ")"
     if r["owner"] is not None:
         state = "declined " if r["is_decline"] else ""
         who = f"{roles[r['owner']]} {state}{r['race']} x{r['tokens']}"
@@ -87,7 +109,7 @@ def _region_line(r: Mapping[str, Any], roles: list[str]) -> str:
     markers = [m.lower() for m in r["markers"]]
     extra = f" [{', '.join(markers)}]" if markers else ""
     adj = ",".join(str(a) for a in r["adjacent"])
-    return f"{head}: {who}{extra}; adjacent {adj}"
+    return f"{head}: {who}{extra}; adj {adj}"
 
 
 def _tokens_text(r: Mapping[str, Any]) -> str:
@@ -185,17 +207,15 @@ def render_observation(obs: Mapping[str, Any], roles: list[str], rules_hint: str
             f"{roles[o['player_id']]}: coins {o['coins']}; {_race_text(o)}; "
             f"{o['regions']} regions, {o['tokens_on_map']} tokens."
         )
+    picking = any(a.get("type") == "PICK_COMBO" for a in obs.get("legal_actions") or ())
+    lines.append("Combo row (index: race + power, tokens, coins on it; index i costs i coins):")
+    lines += [_combo_line(c, picking) for c in obs["combo_row"]]
+    lines.append("Regions (id terrain (features): holder [markers]; adj: adjacent ids):")
+    lines += [_region_line(r, roles) for r in obs["map"]["regions"]]
     events = obs.get("events") or []
-    if events:
+    if events:  # last, next to the moves: the map above does not scroll them away
         lines.append("Since your last turn (oldest first):")
         lines += ["  " + format_event(e, roles) for e in events]
-    lines.append("Combo row (index: race + power, tokens, coins on it; index i costs i coins):")
-    for c in obs["combo_row"]:
-        lines.append(
-            f"  {c['index']}: {c['race']} + {c['power']}, {c['total_tokens']} tokens, {c['coins']} coins"
-        )
-    lines.append("Regions (id terrain (symbols): holder [markers]; adjacent ids):")
-    lines += ["  " + _region_line(r, roles) for r in obs["map"]["regions"]]
     costs = obs.get("conquest_costs") or {}
     if costs:
         lines.append("Conquest costs now: " + ", ".join(f"{k}:{v}" for k, v in costs.items()))
