@@ -50,7 +50,7 @@ from hexarena.games.cityofgold.engine import (
 )
 from hexarena.games.cityofgold.frames import build_frame
 from hexarena.games.cityofgold.observe import flatten, observe
-from hexarena.games.cityofgold.render import LEGEND, ascii_map, hex_code, zone_text
+from hexarena.games.cityofgold.render import LEGEND, ascii_map, hex_code, map_position, zone_text
 
 ROLES = ("red", "blue", "white", "black")
 _VERBS = {"play": PLAY, "special": SPECIAL, "remove": REMOVE, "discard": DISCARD}
@@ -280,7 +280,8 @@ class CityOfGoldState(GameState):
         zones = g.zones[p]
         dist = finish_distances(g.course)
         where = ", ".join(
-            "home" if c == ARRIVED else f"({c // 48},{c % 48}) {dist[c]} hexes to go" for c in g.pawns[p]
+            "home" if c == ARRIVED else f"{map_position(g.course, c)} {dist[c]} hexes to go"
+            for c in g.pawns[p]
         )
         head = f"P{p + 1} {ROLES[p]}: pawns {where}; blockades {sum(1 for h in g.blockade_holder if h == p)}"
         if seat is None or seat == p:
@@ -329,7 +330,7 @@ class CityOfGoldState(GameState):
             return f"  (opens blockade {g.course.blockades[gate].name})"
         terrain = TERRAIN_NAMES[g.course.terrain[target]]
         away = finish_distances(g.course)[target]
-        where = f"({target // 48},{target % 48})"
+        where = map_position(g.course, target)
         return f"  (to {terrain} {hex_code(g.course, target)} at {where}, {away} hexes from El Dorado)"
 
     # -- RL hooks: the flat action space and a numeric observation ---------------------------
