@@ -34,6 +34,22 @@ def human_vs_script(answers: str, script: list[str], **manager):
     return GameManager(cfg, players={"red": human}).start(), out.getvalue()
 
 
+def play_in_a_pipe(cwd, args, answers):
+    """``hexarena ARGS`` with the answers piped to stdin; it must exit 0."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "hexarena", *args],
+        input=answers,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return proc
+
+
 def test_board_summary_and_numbers_typos_and_commands_cost_nothing():
     answers = "help\nmoves\nmoves b\nboard\nzz please\n99\n\n1\na2\na3\n"
     result, screen = human_vs_script(answers, ["b1", "b2"])
@@ -97,18 +113,8 @@ def test_a_rejected_move_is_told_to_a_person_plainly():
 
 
 def test_cli_prints_the_final_position_and_no_speed_for_a_person(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
     args = ["play", "hex", "-p", "size=3", "--players", "human,random", "--seed", "1", "--out", "rec"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "hexarena", *args],
-        input="a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n" * 2,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    proc = play_in_a_pipe(tmp_path, args, "a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n" * 2)
     final = proc.stdout.split("final position (red)")[1]
     assert "Game over:" in final and "Hex 3x3" in final
     assert "moves/s" not in proc.stdout
@@ -129,18 +135,8 @@ def test_no_game_lists_its_legal_moves_twice_and_the_summary_is_short(game):
 def test_a_whole_small_world_game_as_a_person_through_the_cli(tmp_path):
     """Scripted stdin: every turn `help`, `moves`, a typo, then move number 1."""
     answers = "quit\nn\n" + "help\nmoves\nCONQUR 5\n1\n" * 400
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
     args = ["play", "smallworld", "--players", "human,heuristic", "-p", "players=2", "--out", "rec"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "hexarena", *args],
-        input=answers,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    proc = play_in_a_pipe(tmp_path, args, answers)
     result = json.loads((tmp_path / "rec" / "result.json").read_text())
     assert result["outcome"]["kind"] == "win" and result["invalid"] == {"red": 0, "blue": 0}
     events = [json.loads(line) for line in (tmp_path / "rec" / "turns.jsonl").read_text().splitlines()]
