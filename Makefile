@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 EXTRAS  ?= all
 
-.PHONY: demo test test-all bench train lint setup clean
+.PHONY: demo test test-all test-llm bench train lint setup clean
 
 setup: $(STAMP)
 
@@ -26,6 +26,17 @@ test: $(STAMP)
 
 test-all: $(STAMP)
 	$(BIN)/python -m pytest
+
+# A real model end to end (tests/llm_end_to_end.py): llama-cpp-python's OpenAI-compatible server
+# on 127.0.0.1 with SmolLM2-135M-Instruct plays one short game of each game through `hexarena play`.
+# llama.cpp is compiled (5-8 min of CPU, at low priority, on every core); the default native build
+# crashed in libggml-cpu.so on these machines, a portable AVX2 build works. LLAVA_BUILD=OFF leaves out
+# the multimodal library (about a third of the compile), which a text model does not use.
+LLAMA_CMAKE ?= -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DLLAVA_BUILD=OFF
+test-llm: $(STAMP)
+	CMAKE_ARGS="$(LLAMA_CMAKE)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) \
+		nice -n 19 $(BIN)/python -m pip install -q -e ".[$(EXTRAS),local-llm]"
+	$(BIN)/python -m tests.llm_end_to_end
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),bench]"

@@ -21,7 +21,16 @@ from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.human import HumanPlayer
 from hexarena.core.manager import GameManager, MatchResult
 from hexarena.core.records import Record, unique_record_dir
-from hexarena.core.registry import game_class, game_info, game_params, list_games
+from hexarena.core.registry import (
+    PLAYER_COUNT,
+    PLAYER_COUNT_ALIASES,
+    create_game,
+    game_class,
+    game_info,
+    game_params,
+    known_params,
+    list_games,
+)
 from hexarena.core.untrusted import shown, visible
 
 app = typer.Typer(
@@ -57,6 +66,18 @@ def list_cmd() -> None:
         info = game_info(name)
         table.add_row(name, ", ".join(info.demo_roles), ", ".join(info.players), info.summary)
     console.print(table)
+    console.print(PLAYER_TYPES, highlight=False, markup=False, soft_wrap=True)
+
+
+#: Every player type, after the table of ``hexarena list`` (the table names each game's own bots).
+PLAYER_TYPES = """Player types, in every game:
+  random, human, heuristic (where the game has a bot: see the table)
+  llm, llm:MODEL, llm:MODEL@BASE_URL   a model behind an OpenAI-compatible API (--model, --base-url)
+  policy:PATH                          a trained RL policy file (docs/rl.md)
+and in a config file's players (README: Write a config):
+  scripted   plays the moves listed under moves: [...] in order
+  callable   asks a Python function, function: module:function
+  replay     plays the moves of a match record again, record: DIR"""
 
 
 def _parse_params(items: list[str]) -> dict[str, Any]:
@@ -108,6 +129,31 @@ def _player_entry(spec: str, llm: dict[str, str | None] | None) -> dict[str, Any
     return entry
 
 
+def _game_setup(
+    cls: type[GameState], given: dict[str, Any], seed: int, players: str | None
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The game's params (demo settings under the user's) and its roles. ``--players`` with a
+    number of names the demo settings do not seat sets the number of players, where the game
+    lets it be chosen and the user did not (``-p players=N``)."""
+    counts = (PLAYER_COUNT, *PLAYER_COUNT_ALIASES)
+    wanted = len(players.split(",")) if players else None
+    seated = any(k in given for k in counts)
+    demo = {k: v for k, v in cls.demo_params.items() if not (seated and k in counts)}
+    roles = create_game(cls, seed, {**demo, **given}).all_roles()
+    if wanted is None or wanted == len(roles):
+        return game_params(cls, {**demo, **given}), roles
+    problem = f"{cls.name} has {len(roles)} roles ({', '.join(roles)}); --players lists {wanted}"
+    takes_count = any(k in counts for k in known_params(cls) or ())
+    if seated or not takes_count:
+        raise ConfigError(problem)
+    demo = {k: v for k, v in demo.items() if k not in counts}
+    try:
+        roles = create_game(cls, seed, {**demo, **given, PLAYER_COUNT: wanted}).all_roles()
+    except ConfigError as exc:
+        raise ConfigError(f"{problem}, and {exc}") from None
+    return game_params(cls, {**demo, **given, PLAYER_COUNT: wanted}), roles
+
+
 def _match_config(
     target: str,
     players: str | None,
@@ -122,16 +168,8 @@ def _match_config(
         raw = dict(load_config(target)[1])
     else:
         cls = game_class(target)
-        chosen = {**cls.demo_params, **game_params(cls, _parse_params(params))}
-        try:
-            roles = cls.new(seed=seed or 0, **chosen).all_roles()
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{target} parameters: {exc}") from None
+        chosen, roles = _game_setup(cls, _parse_params(params), seed or 0, players)
         kinds = players.split(",") if players else ["random"] * len(roles)
-        if len(kinds) != len(roles):
-            raise ConfigError(
-                f"{target} has {len(roles)} roles ({', '.join(roles)}); --players lists {len(kinds)}"
-            )
         raw = {
             "game": {"name": target, "seed": seed or 0, "params": chosen},
             "players": [
@@ -159,7 +197,7 @@ def _run(
     force: bool = False,
     resume: Path | None = None,
 ) -> MatchResult:
-    """Run (or resume) a match with a live progress line; return its result.
+    """Run (or resume) a match with a live progress line, print its summary, return its result.
 
     With a person playing there is no progress line (it would be drawn over their typing):
     every accepted move is printed as a line instead, a person's own in full and everyone else's
@@ -193,7 +231,13 @@ def _run(
                 )
 
         manager.on_move = on_move
-        return manager.start()
+        result = manager.start()
+    if human and not quiet:  # the position the last move left, as each person may see it
+        for role in sorted(people):
+            console.rule(f"final position ({role})")
+            console.print(result.final_state.render_text(role), markup=False, highlight=False)
+    _summary(result, pace=not human)
+    return result
 
 
 def _usage_cells(usage: dict[str, float]) -> tuple[str, str, str]:
@@ -205,7 +249,8 @@ def _usage_cells(usage: dict[str, float]) -> tuple[str, str, str]:
     return (tokens if "prompt_tokens" in usage else "", latency, cost)
 
 
-def _summary(result: MatchResult) -> None:
+def _summary(result: MatchResult, pace: bool = True) -> None:
+    """The outcome, the table of places, and the match's size (and speed, without people)."""
     outcome = result.outcome
     console.print(
         f"[bold]{result.final_state.name}[/bold]: {outcome.kind.value}, {shown(outcome.reason)}",
@@ -233,9 +278,11 @@ def _summary(result: MatchResult) -> None:
             *(_usage_cells(result.usage.get(role, {})) if llm_columns else ()),
         )
     console.print(table)
-    rate = result.moves / result.time_s if result.time_s else 0.0
     rounds = result.final_state.rounds_played()
-    console.print(f"{result.moves} moves, {rounds} rounds, {result.time_s:.2f}s ({rate:,.0f} moves/s)")
+    line = f"{result.moves} moves, {rounds} rounds, {result.time_s:.2f}s"
+    if pace:  # a person's game goes at the person's pace: no speed figure
+        line += f" ({result.moves / result.time_s if result.time_s else 0.0:,.0f} moves/s)"
+    console.print(line)
     if result.record_dir:
         where = shown(result.record_dir)
         console.print(f"record: {where}  (watch it: hexarena view {where})", highlight=False)
@@ -303,7 +350,6 @@ def play(
             raise ConfigError("--model, --base-url and --api-key-env apply to a game name, not a config file")
         config, raw = _match_config(target, players, seed, out, param or [], max_rounds, llm)
         result = _run(config, raw, quiet, force)
-    _summary(result)
     _exit_if_errored(result)
     if result.interrupted_by:
         raise typer.Exit(128 + signal.Signals[result.interrupted_by].value)
@@ -385,7 +431,7 @@ def demo(
         kinds = [bot] + ["random"] * (len(roles) - 1)
         console.rule(f"{name}: {', '.join(kinds)}")
         config, raw = _match_config(name, ",".join(kinds), seed, out / name, [], None)
-        _summary(_run(config, raw, force=True))  # the demo replaces its own records
+        _run(config, raw, force=True)  # the demo replaces its own records
         pages.append(viewer.export_html(out / name, out / name / "replay.html"))
     console.rule("replays")
     for page in pages:

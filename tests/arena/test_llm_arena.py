@@ -13,6 +13,7 @@ from hexarena.arena import load_report, parse_arena, run_arena
 from hexarena.arena.execute import Backend
 from hexarena.arena.worker import RateLimiter, play
 from hexarena.cli import app
+from hexarena.core.errors import ConfigError
 from tests.helpers.chat_server import ChatServer, chat_answer
 
 from .arena_doubles import arena_config
@@ -28,7 +29,8 @@ def test_llm_player_gets_tokens_cost_and_latency_columns(tmp_path, monkeypatch):
             "base_url": srv.base_url,
             "api_key": "${ARENA_TEST_KEY}",
             "provider": "local",
-            "pricing": {"input_per_1m": 1000.0, "output_per_1m": 2000.0},
+            "reply_mode": "text",
+            "price": {"prompt": 1000.0, "completion": 2000.0},
         }
         config = arena_config(
             tmp_path,
@@ -47,6 +49,12 @@ def test_llm_player_gets_tokens_cost_and_latency_columns(tmp_path, monkeypatch):
     row = next(r for r in board["combined"]["players"] if r["player"] == "model")
     assert row["games"] == 4 and row["tokens"] == 13 * requests  # every move was one request
     assert row["cost_usd"] == round(requests * (10 * 1000.0 + 3 * 2000.0) / 1e6, 4)
+    # one cost figure: the leaderboard's is the sum of the matches' result.json costs
+    results = [json.loads(p.read_text()) for p in out.rglob("result.json")]
+    recorded = sum(
+        p["usage"].get("cost_usd", 0) for r in results for p in r["players"] if p["name"] == "model"
+    )
+    assert len(results) == 4 and round(recorded, 4) == row["cost_usd"]
     assert row["latency_ms_per_move"] > 0
     random_row = next(r for r in board["combined"]["players"] if r["player"] == "random")
     assert random_row["tokens"] is None and random_row["latency_ms_per_move"] is None
@@ -58,6 +66,24 @@ def test_llm_player_gets_tokens_cost_and_latency_columns(tmp_path, monkeypatch):
     # the key was used, and is stored nowhere in the arena folder
     stored = [p.read_bytes() for p in out.rglob("*") if p.is_file()]
     assert not any(b"sk-secret-123" in data for data in stored)
+
+
+def test_one_price_key_the_other_spellings_are_config_errors(tmp_path):
+    llm = {"name": "model", "type": "llm", "model": "m"}
+    wrong = [
+        ({"pricing": {"input_per_1m": 1.0, "output_per_1m": 2.0}}, "'pricing' is not a key; write price:"),
+        ({"price": {"input_per_1m": 1.0}}, "unknown key(s) input_per_1m; write price: {prompt:"),
+    ]
+    for extra, message in wrong:
+        config = arena_config(tmp_path, players=[{"name": "random", "type": "random"}, {**llm, **extra}])
+        path = tmp_path / "arena.yaml"
+        path.write_text(json.dumps(config))
+        result = CliRunner().invoke(app, ["arena", str(path), "--out", str(tmp_path / "a")])
+        assert isinstance(result.exception, ConfigError) and message in str(result.exception)
+        match = {"game": {"name": "hex"}, "players": [{**llm, **extra}, {"type": "random"}]}
+        (tmp_path / "match.json").write_text(json.dumps(match))
+        result = CliRunner().invoke(app, ["play", str(tmp_path / "match.json")])
+        assert isinstance(result.exception, ConfigError) and message in str(result.exception)
 
 
 def test_rate_limiter_spaces_requests_per_provider():

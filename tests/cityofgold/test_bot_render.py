@@ -45,8 +45,11 @@ def test_ascii_map_shows_every_hex_and_pawn():
     text = ascii_map(g)
     assert sum(text.count(f"P{p}") for p in range(1, 5)) == 4
     assert text.count("$") == 3
-    tokens = text.split()
+    header, *rows = text.splitlines()
+    assert header.split()[:3] == ["col", "1", "2"]
+    tokens = [t for row in rows for t in row.split()[1:]]  # each row starts with its number
     assert len(tokens) == len(g.course.cells())
+    assert [int(row.split()[0]) for row in rows] == list(range(1, len(rows) + 1))
 
 
 def test_rgb_and_png_rendering_headless(tmp_path):

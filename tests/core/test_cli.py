@@ -70,11 +70,39 @@ def test_bad_arguments_are_one_line_errors(monkeypatch, capsys, tmp_path):
         (["play", str(negative_timeout)], "players.0.timeout_s: Input should be greater than 0"),
         (["play", "--resume", str(tmp_path / "missing")], "not a directory"),
         (["play"], "play needs a game name"),
+        (
+            ["play", "hex", "-p", "sise=5"],
+            "hex has no parameter 'sise' (did you mean 'size'?); its parameters: size",
+        ),
+        (["play", "smallworld", "-p", "players=9"], "players must be 2, 3, 4 or 5, got 9"),
+        (["play", "cityofgold", "-p", "players=9"], "players must be 2, 3 or 4, got 9"),
+        (
+            ["play", "hex", "--players", "random,random,random"],
+            "hex has 2 roles (red, blue); --players lists 3",
+        ),
+        (["play", "smallworld", "--players", ",".join(["random"] * 6)], "--players lists 6, and smallworld"),
+        (["play", "smallworld", "-p", "players=3", "--players", "random,random"], "--players lists 2"),
     ]:
         code, out = run_main(monkeypatch, capsys, *args)
         assert code == 2, args
         assert expected in out and "Traceback" not in out
         assert len(out.strip().splitlines()) == 1, out
+
+
+def test_list_names_every_player_type():
+    out = runner.invoke(app, ["list"]).output
+    for kind in ("policy:PATH", "scripted", "callable", "replay", "llm:MODEL@BASE_URL", "heuristic"):
+        assert kind in out, kind
+
+
+def test_players_names_set_the_number_of_players(tmp_path):
+    for game, seats in [("smallworld", 4), ("cityofgold", 2), ("smallworld", 2)]:
+        out = tmp_path / f"{game}-{seats}"
+        kinds = ",".join(["random"] * seats)
+        args = ["play", game, "--players", kinds, "--max-rounds", "1", "--out", str(out), "--quiet"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert len(json.loads((out / "result.json").read_text())["roles"]) == seats
 
 
 def test_one_name_for_the_player_count_with_aliases(tmp_path):

@@ -118,14 +118,14 @@ def test_query_game_is_a_view_that_cannot_be_advanced():
         s.query_game("green")
 
 
-def test_parse_move_reads_free_text():
+def test_parse_move_reads_a_reply_that_is_only_a_cell():
     s = hexarena.make("hex", size=5)
-    assert s.parse_move("I will play C3.") == "c3"
-    assert s.parse_move("`swap`") == "swap"
+    assert s.parse_move(" C3.") == "c3" and s.parse_move("`swap`") == "swap"
     from hexarena.core.errors import MoveParseError
 
-    with pytest.raises(MoveParseError):
-        s.parse_move("no idea")
+    for prose in ("no idea", "I will play C3.", "Legal now, for example: a1."):
+        with pytest.raises(MoveParseError, match="one cell name and nothing else"):
+            s.parse_move(prose)
 
 
 def test_render_text_shows_board_and_turn():

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 import hexarena
-from hexarena.core.errors import PlayerError
 from hexarena.core.human import HumanPlayer, summary
 from hexarena.core.manager import GameManager
 
@@ -33,6 +32,22 @@ def human_vs_script(answers: str, script: list[str], **manager):
         "manager": manager,
     }
     return GameManager(cfg, players={"red": human}).start(), out.getvalue()
+
+
+def play_in_a_pipe(cwd, args, answers):
+    """``hexarena ARGS`` with the answers piped to stdin; it must exit 0."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "hexarena", *args],
+        input=answers,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return proc
 
 
 def test_board_summary_and_numbers_typos_and_commands_cost_nothing():
@@ -60,11 +75,49 @@ def test_quit_asks_first_and_resigns():
     assert result.outcome.ranking[-1] == ("red",) and result.invalid["red"] == 0
 
 
-def test_end_of_input_is_a_player_error():
-    with pytest.raises(PlayerError, match="end of file"):
-        HumanPlayer(stdin=io.StringIO(""), stdout=io.StringIO()).act(
-            hexarena.make("hex", size=3).query_game()
-        )
+def test_ctrl_d_asks_to_resign_and_never_costs_an_attempt():
+    # Ctrl-D then "n": play on; Ctrl-D then "y": resign. A terminal keeps reading after a Ctrl-D.
+    class Terminal(io.StringIO):
+        def __init__(self, lines):
+            super().__init__()
+            self.lines = list(lines)
+
+        def readline(self, *args):
+            return self.lines.pop(0)
+
+    human = HumanPlayer("me", stdin=Terminal(["", "n\n", "a1\n", "", "y\n"]), stdout=io.StringIO())
+    cfg = {
+        "game": {"name": "hex", "params": {"size": 3}},
+        "players": [
+            {"type": "human", "roles": ["red"]},
+            {"type": "scripted", "moves": ["b1"], "roles": ["blue"]},
+        ],
+    }
+    result = GameManager(cfg, players={"red": human}).start()
+    screen = human._out.getvalue()
+    assert screen.count("Resign this game?") == 2 and "Not resigned" in screen
+    assert result.outcome.kind.value == "forfeit" and "red resigned" in result.outcome.reason
+    assert result.invalid["red"] == 0 and result.moves == 2
+
+
+def test_input_that_has_ended_resigns_without_counting_attempts():
+    result, screen = human_vs_script("", ["b1"])
+    assert "Resign this game?" in screen and result.invalid["red"] == 0
+    assert result.outcome.kind.value == "forfeit" and result.outcome.ranking[-1] == ("red",)
+
+
+def test_a_rejected_move_is_told_to_a_person_plainly():
+    _, screen = human_vs_script("a1\nb1\nc1\nc2\nc3\n", ["b1", "a2"])
+    assert "✗ Not accepted: b1 is already taken" in screen
+    assert "Your previous move" not in screen
+
+
+def test_cli_prints_the_final_position_and_no_speed_for_a_person(tmp_path):
+    args = ["play", "hex", "-p", "size=3", "--players", "human,random", "--seed", "1", "--out", "rec"]
+    proc = play_in_a_pipe(tmp_path, args, "a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n" * 2)
+    final = proc.stdout.split("final position (red)")[1]
+    assert "Game over:" in final and "Hex 3x3" in final
+    assert "moves/s" not in proc.stdout
 
 
 @pytest.mark.parametrize("game", hexarena.list_games())
@@ -82,18 +135,8 @@ def test_no_game_lists_its_legal_moves_twice_and_the_summary_is_short(game):
 def test_a_whole_small_world_game_as_a_person_through_the_cli(tmp_path):
     """Scripted stdin: every turn `help`, `moves`, a typo, then move number 1."""
     answers = "quit\nn\n" + "help\nmoves\nCONQUR 5\n1\n" * 400
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
     args = ["play", "smallworld", "--players", "human,heuristic", "-p", "players=2", "--out", "rec"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "hexarena", *args],
-        input=answers,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    proc = play_in_a_pipe(tmp_path, args, answers)
     result = json.loads((tmp_path / "rec" / "result.json").read_text())
     assert result["outcome"]["kind"] == "win" and result["invalid"] == {"red": 0, "blue": 0}
     events = [json.loads(line) for line in (tmp_path / "rec" / "turns.jsonl").read_text().splitlines()]
@@ -151,3 +194,12 @@ def test_small_world_in_a_real_terminal(tmp_path):
     result = json.loads((tmp_path / "rec" / "result.json").read_text())
     assert result["outcome"]["kind"] == "forfeit" and "red resigned" in result["outcome"]["reason"]
     assert result["invalid"]["red"] == 0 and result["moves"] >= 3
+
+
+def test_help_gives_the_rules_with_every_small_world_race_and_power():
+    out = io.StringIO()
+    human = HumanPlayer("me", stdin=io.StringIO("help\n1\n"), stdout=out)
+    human.act(hexarena.make("smallworld", seed=1, players=3).query_game("red"))
+    screen = out.getvalue()
+    assert "Amazons (6): Receive 4 extra tokens" in screen and "Wealthy (+4):" in screen
+    assert "Commands (never count as attempts)" in screen

@@ -19,7 +19,7 @@ def legal_from_prompt(body):
     return re.findall(r"^#\d+: (\S+)$", user, re.MULTILINE), user
 
 
-def match(base_url, out, **manager):
+def match(base_url, out, mode="text", **manager):
     return {
         "game": {"name": "hex", "seed": 5, "params": {"size": 4}},
         "players": [
@@ -29,6 +29,7 @@ def match(base_url, out, **manager):
                 "model": "test-model",
                 "base_url": base_url,
                 "api_key": "sk-test",
+                "reply_mode": mode,
                 "roles": ["red"],
             },
             {"type": "random", "seed": 3, "roles": ["blue"]},
@@ -68,7 +69,7 @@ def test_numbered_answers_and_parse_errors_are_told_apart(tmp_path):
     with ChatServer(lambda body: chat_answer(next(answers))) as srv:
         result = play_match(match(srv.base_url, tmp_path))
     first = next(e for e in Record.load(tmp_path).turns() if e["event"] == "attempt")
-    assert first["error"] == "parse" and "no cell name" in first["message"]
+    assert first["error"] == "parse" and "one cell name and nothing else" in first["message"]
     moves = Record.load(tmp_path).moves()
     assert moves[0]["move"] == "b1"  # "#2" in a1, b1, c1, ... order
     assert result.invalid["red"] == 1
@@ -149,7 +150,7 @@ def test_a_server_without_tools_falls_back_to_text_mode(tmp_path):
         return chat_answer(f"MOVE: {legal[0]}")
 
     with ChatServer(no_tools) as srv:
-        result = play_match(match(srv.base_url, tmp_path))
+        result = play_match(match(srv.base_url, tmp_path, mode="tool"))
     assert result.outcome.kind.value == "win" and result.invalid["red"] == 0
     assert sum("tools" in r for r in srv.requests) == 1  # asked once, then text for the rest of the match
     first = next(e for e in Record.load(tmp_path).turns() if e["event"] == "attempt" and e["role"] == "red")

@@ -18,13 +18,18 @@ import pytest
 
 from hexarena.core.manager import play_match
 from hexarena.core.records import Record
-from tests.helpers.chat_server import CLOSE, HANG, ChatServer, chat_answer, error, script
+from tests.helpers.chat_server import CLOSE, HANG, ChatServer, chat_answer, error, script, tool_answer
 
 FAST = {"backoff_s": 0.05, "backoff_max_s": 0.2, "transport_retries": 50, "transport_budget_s": 1.0}
 
 
 def first_legal(body):
+    """The first listed move, answered as the request's reply mode asks (tool call, JSON, text)."""
     legal = re.findall(r"^#\d+: (\S+)$", body["messages"][-1]["content"], re.MULTILINE)
+    if "tools" in body:
+        return tool_answer(json.dumps({"move": legal[0]}))
+    if "response_format" in body:
+        return chat_answer(json.dumps({"move": legal[0]}))
     return chat_answer(f"MOVE: {legal[0]}")
 
 

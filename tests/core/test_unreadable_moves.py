@@ -51,7 +51,7 @@ def game(request):
 def test_parse_move_raises_move_parse_error_naming_the_syntax(game):
     cls = hexarena.game_class(game)
     state = cls.new(seed=1, **cls.demo_params)
-    for text in [*GARBAGE, "move north", "PICK 1", None, 42]:
+    for text in [*GARBAGE, "move north", "PICKUP 1", None, 42]:
         if text in ("[]",):  # a JSON list is a dense Terra Nova move; not garbage everywhere
             continue
         with pytest.raises(MoveParseError) as err:

@@ -7,6 +7,7 @@ import json
 import pytest
 
 import hexarena
+from hexarena.core.errors import MoveParseError
 from hexarena.core.frozen import canonical_json, thaw
 from hexarena.core.players import RandomPlayer
 from hexarena.games.smallworld.adapter import SmallWorldState
@@ -77,12 +78,13 @@ def test_views_list_and_parse_the_legal_moves_of_the_role_to_move():
     assert "adjacent" in text and "Combo row" in text
 
 
-def test_parse_move_reads_free_text_and_json():
+def test_parse_move_reads_a_reply_that_is_one_move_and_json():
     state = hexarena.make("smallworld", seed=8, players=3)
-    assert thaw(state.parse_move("I pick `PICK_COMBO 2` because it is cheap")) == {
-        "type": "PICK_COMBO",
-        "index": 2,
-    }
+    assert thaw(state.parse_move("`PICK_COMBO 2`")) == {"type": "PICK_COMBO", "index": 2}
+    assert thaw(state.parse_move("pick 2")) == {"type": "PICK_COMBO", "index": 2}
+    for prose in ("I pick `PICK_COMBO 2` because it is cheap", "Legal now, for example: PICK_COMBO 0."):
+        with pytest.raises(MoveParseError, match="a reply is one move"):
+            state.parse_move(prose)
     assert thaw(state.parse_move('{"type": "PICK_COMBO", "index": 1}')) == {"type": "PICK_COMBO", "index": 1}
     assert thaw(state.parse_move("redeploy 3:2 5:1")) == {"type": "REDEPLOY", "placements": {"3": 2, "5": 1}}
 
@@ -118,3 +120,22 @@ def test_heuristic_bot_beats_three_random_players_in_most_games():
 @pytest.mark.slow
 def test_heuristic_bot_wins_at_least_80_percent_of_200_four_player_games():
     assert play_vs_random(range(200)) >= 0.8
+
+
+def test_races_and_powers_are_explained_to_a_model_and_a_person():
+    """Issue 27 item 4: every race and power has its ability in the rules; the combo row on offer
+    shows each combo's abilities and tokens; `pick 4` picks; the recent events come after the map."""
+    rules = SmallWorldState.rules_summary
+    for race in ("Amazons", "Ghouls", "Tritons", "Skeletons"):
+        assert f"\n  {race} (" in rules
+    for power in ("Alchemist", "Bivouacking", "Seafaring", "Wealthy"):
+        assert f"\n  {power} (+" in rules
+    state = hexarena.make("smallworld", seed=1, players=3)
+    text = state.query_game().render_text("red")
+    assert "0: Ghouls + Seafaring, 10 tokens, 0 coins\n       Ghouls: Keep every token" in text
+    assert "       Seafaring: The seas and the lake may be conquered" in text
+    after = state.apply(state.parse_move("pick 4"))
+    assert after.message is None and thaw(after.history[-1]) == {"type": "PICK_COMBO", "index": 4}
+    later = after.query_game("blue").render_text("blue")
+    assert later.index("Since your last turn") > later.index("Regions (")
+    assert "picked Tritons + Swamp" in later.split("Since your last turn")[1]

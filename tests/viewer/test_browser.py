@@ -28,7 +28,9 @@ def test_hex_record_steps_forward_and_back(open_record, records, tmp_path):
     page = open_record(records["hex"])
     moves = [json.loads(line) for line in (records["hex"] / "turns.jsonl").read_text().splitlines()]
     moves = [e for e in moves if e["event"] == "move"]
-    assert count(page, "#map .hex") == 25 and count(page, "#map .own") == 0
+    # 25 cells, framed by 4 x 5 labelled edge cells (a-e above and below, 1-5 left and right)
+    assert count(page, "#map .hex") == 25 + 20 and count(page, "#map .own") == 0
+    assert count(page, "#map .cell .label") == 20
     assert page.text_content("#status").startswith(f"Step 0 / {len(moves)}")
     assert page.locator(".player").all_text_contents()[0].startswith("red")
 
@@ -175,7 +177,7 @@ def test_exported_html_works_offline_from_a_file(page, records, tmp_path):
     page.goto(out.as_uri())
     page.wait_for_selector("body[data-ready='1']")
     assert requested == [out.as_uri()]
-    assert count(page, "#map .hex") == 16
+    assert count(page, "#map .hex") == 16 + 16  # 4 x 4 and its labelled frame
     page.keyboard.press("End")
     accepted = page.locator(".entry[data-step='1'] .attempt.accepted")
     accepted.locator("summary").click()

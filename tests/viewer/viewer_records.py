@@ -32,14 +32,16 @@ def hex_record(out: Path, seed: int = 3, size: int = 5) -> Path:
 
 
 def hex_record_with_rejection(out: Path) -> Path:
-    """A Hex match whose red player (an LLM-like text player) first answers an off-board cell."""
+    """A Hex match whose red player (an LLM-like text player that reads its own move out of its
+    reply) first answers an off-board cell."""
     calls = {"n": 0}
 
     def llm_like(view: Any) -> Reply:
         calls["n"] += 1
         if calls["n"] == 1:
-            return Reply(raw="Let me play z9, the strongest point.", meta={"tokens": 12})
-        return Reply(raw=f"{REPLY_WITH_MARKUP}\nMy move: {view.legal_moves()[0]}", meta={"tokens": 20})
+            return Reply(move="z9", raw="Let me play z9, the strongest point.", meta={"tokens": 12})
+        move = view.legal_moves()[0]
+        return Reply(move=move, raw=f"{REPLY_WITH_MARKUP}\nMy move: {move}", meta={"tokens": 20})
 
     config = {
         "game": {"name": "hex", "seed": 5, "params": {"size": 4}},

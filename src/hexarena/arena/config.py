@@ -44,26 +44,19 @@ class Budget(_Strict):
     cost_usd: float | None = Field(None, ge=0)
 
 
-class Pricing(_Strict):
-    """US dollars per million tokens, to turn token counts into cost."""
-
-    input_per_1m: float = Field(0.0, ge=0)
-    output_per_1m: float = Field(0.0, ge=0)
-
-
 class ArenaPlayer(PlayerConfig):
     """A player of the field: any match player config, with a unique ``name``, plus the arena's
-    bookkeeping for LLMs (which provider's limits apply, prices, a budget)."""
+    bookkeeping for LLMs (which provider's limits apply, a budget). Its cost comes from the
+    player's own ``price``, as in a match's result."""
 
     name: str = Field(min_length=1)
     provider: str | None = None
-    pricing: Pricing = Field(default_factory=Pricing)
     budget: Budget = Field(default_factory=Budget)
 
     def player_config(self, exclude_defaults: bool = False) -> dict[str, Any]:
         """The match-level player entry (what the manager builds the player from)."""
         return self.model_dump(
-            mode="json", exclude={"provider", "pricing", "budget", "roles"}, exclude_defaults=exclude_defaults
+            mode="json", exclude={"provider", "budget", "roles"}, exclude_defaults=exclude_defaults
         )
 
 

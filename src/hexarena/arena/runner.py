@@ -158,7 +158,6 @@ def _task(config: ArenaConfig, spec: MatchSpec, folder: Path, backend: Backend) 
                 "player": p.player_config(),
                 "written": config.written_player(name),
                 "provider": config.provider_of(name),
-                "pricing": p.pricing.model_dump(),
             }
         )
     return {

@@ -131,10 +131,10 @@ def _play(task: Mapping[str, Any], out: Path, limiter: Limiter | None) -> dict[s
     stats = _seat_stats(out)
     outcome = result.outcome
     roles = result.final_state.all_roles()
+    left = {entry["role"] for entry in result.left}  # forfeited and left; the others played on
     seat_rows = []
     for i, (role, seat) in enumerate(zip(roles, seats, strict=True)):
         s = stats.get(role, {})
-        pricing = seat.get("pricing") or {}
         prompt, completion = s.get("prompt_tokens", 0), s.get("completion_tokens", 0)
         seat_rows.append(
             {
@@ -145,14 +145,11 @@ def _play(task: Mapping[str, Any], out: Path, limiter: Limiter | None) -> dict[s
                 "score": float(outcome.scores.get(role, 0.0)),
                 "moves": s.get("moves", 0),
                 "invalid": int(result.invalid.get(role, 0)),
-                "forfeit": int(outcome.kind.value == "forfeit" and outcome.role == role),
+                "forfeit": int((outcome.kind.value == "forfeit" and outcome.role == role) or role in left),
                 "latency_ms": round(s.get("latency_ms", 0.0), 3),
                 "prompt_tokens": prompt,
                 "completion_tokens": completion,
-                "cost_usd": (
-                    prompt * pricing.get("input_per_1m", 0.0) + completion * pricing.get("output_per_1m", 0.0)
-                )
-                / 1e6,
+                "cost_usd": s.get("cost_usd", 0.0),  # the record's own figure, from the player's price
             }
         )
     return {
@@ -173,7 +170,7 @@ def _seat_stats(record_dir: Path) -> dict[str, dict[str, Any]]:
         if role is None:
             continue
         s = stats.setdefault(
-            role, {"moves": 0, "latency_ms": 0.0, "prompt_tokens": 0, "completion_tokens": 0}
+            role, {"moves": 0, "latency_ms": 0.0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
         )
         if event["event"] == "move":
             s["moves"] += 1
@@ -182,4 +179,5 @@ def _seat_stats(record_dir: Path) -> dict[str, dict[str, Any]]:
             usage = (event.get("meta") or {}).get("usage") or {}
             s["prompt_tokens"] += int(usage.get("prompt_tokens") or 0)
             s["completion_tokens"] += int(usage.get("completion_tokens") or 0)
+            s["cost_usd"] += float(usage.get("cost_usd") or 0.0)
     return stats

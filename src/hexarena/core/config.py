@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.untrusted import is_secret_key, redact_urls
@@ -33,8 +33,12 @@ REDACTED = "<redacted>"
 
 
 class OnExhausted(StrEnum):
-    """What happens when a player runs out of attempts."""
+    """What happens when a player runs out of attempts (README: "When a player fails")."""
 
+    #: it forfeits and leaves: with two seats or more still playing after it, its seat plays the
+    #: game's leave move from then on and the others play on; otherwise the match ends
+    LEAVE = "leave"
+    #: it forfeits and the match ends for everyone, ranked by score with the forfeiter last
     FORFEIT = "forfeit"
     RANDOM_LEGAL = "random_legal"
     ABORT = "abort"
@@ -59,11 +63,23 @@ class GameConfig(_Strict):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
+#: The one way to price a model, named in the error for any other spelling.
+PRICE_HINT = "price: {prompt: USD per million prompt tokens, completion: USD per million completion tokens}"
+
+
 class Price(_Strict):
-    """USD per million tokens, for the cost column of records and summaries."""
+    """USD per million tokens: the cost in records, summaries, the leaderboard and budgets."""
 
     prompt: float = Field(0.0, ge=0)
     completion: float = Field(0.0, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling(cls, v: Any) -> Any:
+        if isinstance(v, Mapping) and not set(v) <= {"prompt", "completion"}:
+            unknown = ", ".join(sorted(str(k) for k in set(v) - {"prompt", "completion"}))
+            raise ValueError(f"unknown key(s) {unknown}; write {PRICE_HINT}")
+        return v
 
 
 class PlayerConfig(_Strict):
@@ -91,6 +107,13 @@ class PlayerConfig(_Strict):
     reply_mode: Literal["tool", "json", "text"] = "tool"
     price: Price | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _price_not_pricing(cls, v: Any) -> Any:
+        if isinstance(v, Mapping) and "pricing" in v:
+            raise ValueError(f"'pricing' is not a key; write {PRICE_HINT}")
+        return v
+
     @field_validator("roles", mode="before")
     @classmethod
     def _one_role_is_a_list(cls, v: Any) -> Any:
@@ -108,7 +131,7 @@ class ManagerConfig(_Strict):
     max_rounds: int = Field(1000, ge=1)
     max_attempts_per_turn: int = Field(3, ge=1)
     max_invalid_per_game: int = Field(20, ge=0)
-    on_exhausted: OnExhausted = OnExhausted.FORFEIT
+    on_exhausted: OnExhausted = OnExhausted.LEAVE
     feedback: Feedback = Feedback.REASON
     per_move_timeout_s: float | None = Field(None, gt=0)
     per_player_time_budget_s: float | None = Field(None, gt=0)
@@ -253,7 +276,7 @@ def parse_config(raw: Mapping[str, Any], source: str = "config") -> MatchConfig:
         problems = []
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"]) or "(top level)"
-            problems.append(f"{source}: {key}: {err['msg']}")
+            problems.append(f"{source}: {key}: {err['msg'].removeprefix('Value error, ')}")
         raise ConfigError("; ".join(problems)) from None
 
 

@@ -279,6 +279,16 @@ class GameState(ABC):
             text += " Legal now, for example: " + "; ".join(examples) + "."
         return MoveParseError(text)
 
+    def leave_move(self) -> Move | None:
+        """The move the role to move plays after its player has left the game, or None.
+
+        A player that forfeits a game of three or more seats leaves it (see
+        :mod:`hexarena.core.manager`): from then on its seat plays this move every turn, as a
+        seat in civil disorder, and the others play on. The default, None, means the rules give
+        a seat no way to stay without its player, so a forfeit ends the game for everyone.
+        """
+        return None
+
     def move_note(self, move: Move) -> str:
         """A short note on what a legal move would do (where it leads), shown after it in lists."""
         return ""

@@ -3,10 +3,12 @@
 Each turn shows the board once, then the legal moves grouped by kind on a few lines (``CONQUER:
 3 4 7 9 ...``), never the whole list. Commands never count as attempts:
 
-``help``            the commands and the game's move syntax with examples
+``help``            the game's rules (Small World: every race and power), the commands and the
+                    move syntax with examples
 ``moves [WORD|N]``  the legal moves, numbered (stable for the turn), filtered by a word or paged
 ``board``           the board and the summary again
-``quit``            resign (asks for confirmation)
+``quit``            resign (asks for confirmation); so does Ctrl-D (end of input), and where
+                    the input has ended for good (a closed pipe), the player resigns
 
 A move is typed as text or by its number in ``moves``. Text the game cannot read is answered on
 the spot and asked again (a typo never costs an attempt); a readable move the rules reject goes
@@ -21,18 +23,19 @@ from collections.abc import Sequence
 from typing import IO
 
 from hexarena.core.contract import GameState, Move, move_kind
-from hexarena.core.errors import MoveParseError, PlayerError, Resigned
+from hexarena.core.errors import MoveParseError, Resigned
 from hexarena.core.players import Player, Reply
 from hexarena.core.untrusted import visible
 
 PAGE_LINES = 40
 _EXHAUSTED = {
+    "leave": "you forfeit and leave the game (with two others or more, they play on)",
     "forfeit": "you forfeit the game",
     "random_legal": "a random legal move is played for you",
     "abort": "the match is aborted",
 }
 HELP = """Commands (never count as attempts):
-  help            this text
+  help            the rules, and this text
   moves           the legal moves, numbered; moves WORD filters them, moves 2 shows page 2
   board           the board again
   quit            resign the game (asks first)
@@ -55,20 +58,25 @@ class HumanPlayer(Player):
         attempt = int(view.context.get("attempt", 1))
         if attempt == 1:
             self._board(view, role, moves)
-        elif view.message:
-            self._say(f"✗ {view.message}")
+        elif view.message:  # the rules' reason, not the manager's phrasing for models
+            self._say(f"✗ Not accepted: {view.context.get('rejected') or view.message}")
         left = view.context.get("attempts_left")
         if left == 1:
             policy = _EXHAUSTED.get(str(view.context.get("on_exhausted")), "your turn ends")
             self._say(f"⚠ Last attempt: if this move is not accepted, {policy}.")
         while True:
-            text = self._read(f"{role}> ").strip()
+            line = self._read(f"{role}> ")
+            if line is None:  # Ctrl-D, as in Python's REPL: quit (after asking)
+                self._say("")
+                self._resign_if_confirmed(role, "ended the input (Ctrl-D)")
+                continue
+            text = line.strip()
             command, _, arg = text.partition(" ")
             command = command.lower()
             if not text:
                 continue
             if command in ("help", "?", "h"):
-                self._say(HELP + f"\nMoves in {view.name}: {view.move_syntax}.")
+                self._say(f"{view.rules_summary}\n\n{HELP}\nMoves in {view.name}: {view.move_syntax}.")
                 examples = view.move_examples()
                 if examples:
                     self._say("For example, now: " + "; ".join(examples))
@@ -77,9 +85,7 @@ class HumanPlayer(Player):
             elif command == "board":
                 self._board(view, role, moves)
             elif command in ("quit", "resign", "exit"):
-                if self._read("Resign this game? [y/N] ").strip().lower() in ("y", "yes"):
-                    raise Resigned(f"{role} typed quit")
-                self._say("Not resigned; your move.")
+                self._resign_if_confirmed(role, "typed quit")
             elif text.isdigit():
                 if moves and 1 <= int(text) <= len(moves):
                     return Reply(move=moves[int(text) - 1], raw=text)
@@ -90,16 +96,21 @@ class HumanPlayer(Player):
                 except MoveParseError as exc:
                     self._say(f"Not a move (this does not count): {exc}")
 
+    def _resign_if_confirmed(self, role: str, how: str) -> None:
+        """Ask; ``y`` (or an input that has ended for good) resigns, anything else goes on."""
+        answer = self._read("Resign this game? [y/N] ")
+        if answer is None or answer.strip().lower() in ("y", "yes"):
+            raise Resigned(f"{role} {how}" if answer is not None else f"{role}'s input has ended")
+        self._say("Not resigned; your move.")
+
     # -------------------------------------------------------------------------- screen ---
     def _say(self, text: str) -> None:
         print(visible(text), file=self._out, flush=True)  # names, replies: escapes show, not act
 
-    def _read(self, prompt: str) -> str:
+    def _read(self, prompt: str) -> str | None:
+        """A line, or None at the end of the input (Ctrl-D)."""
         print(prompt, end="", file=self._out, flush=True)
-        line = self._in.readline()
-        if not line:
-            raise PlayerError("no input (end of file) from the human player")
-        return line
+        return self._in.readline() or None
 
     def _board(self, view: GameState, role: str, moves: Sequence[Move]) -> None:
         width = _width()

@@ -5,18 +5,23 @@ moves (numbered, when the game lists them), what the other roles did since this 
 turn, and the last rejection message. Both prompts are templates (``system_prompt``,
 ``prompt_template``) with the placeholders of :data:`PLACEHOLDERS`.
 
-The reply comes in one of three modes:
+The reply comes in one of three modes, each with exactly one place a move is read from:
 
 ``tool`` (default)
-    the model is made to call a ``make_move(move)`` function;
+    the model is made to call a ``make_move(move)`` function: the move is the call's ``move``
+    argument, nothing else (not the text around the call, not ``reasoning``);
 ``json``
-    the model answers a JSON object ``{"move": ...}`` (``response_format: json_object``);
+    the model answers a JSON object ``{"move": ...}`` (``response_format: json_object``): the
+    move is its ``move`` field;
 ``text``
-    the model ends its answer with a line ``MOVE: <move>``.
+    the model ends its answer with a line ``MOVE: <move>``: the move is the last such line, or
+    the whole reply where it is nothing but a move (which the game's reader then decides).
 
+Anything else (no tool call, arguments that are not a JSON object with ``move``, prose without
+a ``MOVE:`` line) is a parse error with feedback, so a model is never credited with a move it
+only quoted from the prompt or the harness's feedback. A ``#n`` move picks the n-th listed move.
 A server that refuses tools or JSON mode (HTTP 400/422) is asked again in text mode, for the
-rest of the match. Whatever comes back, a ``#n`` answer picks the n-th listed move and the game
-parses the move, so a malformed answer is a parse error with feedback, never a crash.
+rest of the match.
 Transport failures are raised for the manager to retry (see :mod:`hexarena.core.llm_client`).
 """
 
@@ -28,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from hexarena.core.contract import GameState
-from hexarena.core.errors import ApiRequestError
+from hexarena.core.errors import ApiRequestError, MoveParseError
 from hexarena.core.llm_client import ChatClient, Completion
 from hexarena.core.players import Player, Reply
 
@@ -191,14 +196,23 @@ class LLMPlayer(Player):
             body["response_format"] = {"type": "json_object"}
         return {**body, **self.extra_body}
 
-    @staticmethod
-    def extract_move(text: str, listed: tuple[Any, ...], view: GameState) -> str:
-        """The move text of an answer: a tool call's or JSON object's ``move``, else the last
-        ``MOVE:`` line, else the whole text; a listed ``#n`` is resolved to its move."""
-        move = _json_move(text)
-        if move is None:
-            found = _MOVE_LINE.findall(text)
-            move = found[-1].strip().strip("`") if found else text.strip()
+    def extract_move(self, answer: Completion, listed: tuple[Any, ...], view: GameState) -> str:
+        """The move text of an answer in the current reply mode (see the module docstring); a
+        listed ``#n`` is resolved to its move. Raises :class:`MoveParseError` saying what the
+        mode wanted where the answer has no move in its place."""
+        if self.mode == "tool":
+            if answer.tool_arguments is None:
+                raise MoveParseError("no make_move call in the reply; call make_move with your move")
+            move = _json_move(answer.tool_arguments)
+            if move is None:
+                raise MoveParseError('the make_move arguments are not a JSON object with a "move"')
+        elif self.mode == "json":
+            move = _json_move(answer.text)
+            if move is None:
+                raise MoveParseError('the reply is not one JSON object with a "move" field')
+        else:
+            found = _MOVE_LINE.findall(answer.text)
+            move = found[-1].strip().strip("`").strip() if found else _unfenced(answer.text)
         numbered = _NUMBERED.match(move)
         if numbered and listed:
             k = int(numbered.group(1))
@@ -225,15 +239,19 @@ class LLMPlayer(Player):
                 meta["fallback"] = f"{self.mode} mode refused, using text mode: {exc}"
                 self.mode = "text"
         reply = answer.tool_arguments if answer.tool_arguments is not None else answer.text
-        raw = self.extract_move(reply, listed, view)
         meta.update(mode=self.mode, usage=self._usage(answer))
+        unreadable = None
+        try:
+            raw = self.extract_move(answer, listed, view)
+        except MoveParseError as exc:
+            raw, unreadable = reply or "", str(exc)
         # each text stored once: the model's words and a tool call's arguments where they are
         # more than the move read from them (the record's ``raw``; the viewer shows all three)
         if answer.text and answer.text != raw:
             meta["reply"] = answer.text
         if answer.tool_arguments is not None and answer.tool_arguments != raw:
             meta["tool_arguments"] = answer.tool_arguments
-        return Reply(raw=raw, meta=meta)
+        return Reply(raw=raw, meta=meta, unreadable=unreadable)
 
     def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, Any]]:
         """One plain chat-completions call: the answer's text and its token usage."""
@@ -263,9 +281,14 @@ def since_last_turn_text(view: GameState) -> str:
     return "Since your last turn:\n" + head + "\n".join(lines)
 
 
+def _unfenced(text: str) -> str:
+    """A reply without the code fence or backticks a model may wrap it in."""
+    return text.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip().strip("`")
+
+
 def _json_move(text: str) -> str | None:
     """``move`` of a JSON object answer (a tool call's arguments, or JSON mode), else None."""
-    stripped = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip()
+    stripped = _unfenced(text)
     if not stripped.startswith("{"):
         return None
     try:

@@ -17,8 +17,14 @@ Three kinds of failure are kept apart in :meth:`GameManager.process_turn`:
   game raises on while applying it are failed attempts as well: never a crash of the match.
 
 When a player runs out of attempts for a turn, or of invalid moves for the game, the configured
-policy applies: forfeit, a random legal move, or abort. A player that resigns (a person typing
-``quit``) forfeits at once.
+policy applies: leave (the default), forfeit, a random legal move, or abort. A player that
+resigns (a person typing ``quit``) forfeits at once, leaving the game under ``leave``.
+
+Leaving: a player that forfeits while two seats or more would still play on, in a game whose
+rules let a seat stay without its player (:meth:`GameState.leave_move`), leaves the game: a
+``left`` event is recorded, its seat plays the leave move from then on (``move`` events marked
+``left: true``), and the others play to the natural end. The forfeiters are ranked last, the
+first to leave lowest, and listed in the result's ``left``. Otherwise a forfeit ends the match.
 
 A stop signal (Ctrl-C, SIGTERM, SIGHUP) ends the match as ``interrupted`` with every accepted move
 in the record; :meth:`GameManager.resume` continues it from there.
@@ -60,7 +66,7 @@ from hexarena.core.frozen import FrozenMap
 from hexarena.core.interrupt import InterruptGuard, MatchInterrupted
 from hexarena.core.players import Player, Reply
 from hexarena.core.records import CONFIG, Record, RecordWriter
-from hexarena.core.registry import game_class, game_params
+from hexarena.core.registry import create_game, game_class
 from hexarena.core.rng import Rng, derive_seed
 from hexarena.core.untrusted import MASK
 
@@ -106,6 +112,8 @@ class MatchResult:
     error: dict[str, str] | None = None
     #: the signal that interrupted the match (SIGINT, SIGTERM, ...), if one did
     interrupted_by: str | None = None
+    #: the players that forfeited and left while the others played on ({role, player, turn, reason})
+    left: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(
         self, config: MatchConfig, players: Mapping[str, Player], describe: Describe
@@ -124,6 +132,7 @@ class MatchResult:
             "rounds": state.rounds_played(),
             "time_s": round(self.time_s, 4),
             "error": self.error,
+            "left": self.left,
             "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         }
 
@@ -242,13 +251,10 @@ class GameManager:
     # -------------------------------------------------------------------------- set-up ---
     def _init_game(self) -> None:
         cfg = self.config.game
-        cls = game_class(cfg.name)
         try:
-            state = cls.new(seed=cfg.seed, **game_params(cls, cfg.params))
-        except TypeError as exc:
-            raise ConfigError(f"game.params: {exc}") from exc
-        except ValueError as exc:
-            raise ConfigError(f"game.params: {exc}") from exc
+            state = create_game(game_class(cfg.name), cfg.seed, cfg.params)
+        except ConfigError as exc:
+            raise ConfigError(f"game.params: {exc}") from None
         self.games.append(state)
 
     def _init_players(self) -> None:
@@ -340,6 +346,7 @@ class GameManager:
             {role: dict(u) for role, u in self._usage.items()},
             self._error,
             signame,
+            list(self._left.values()),
         )
         if self.record:
             self.record.event("end", outcome=outcome.to_json())
@@ -373,6 +380,8 @@ class GameManager:
                 if error in (None, "parse", "illegal"):  # the player answered
                     self._count_usage(role, latency_ms, event.get("meta") or {})
                 self.players[role].catch_up(state.query_game(role))
+            elif kind == "left" and role in self.players:
+                self._left[role] = {k: event.get(k) for k in ("role", "player", "turn", "reason")}
             elif kind == "exhausted" and event.get("policy") == OnExhausted.RANDOM_LEGAL.value:
                 moves = state.legal_moves()
                 if moves:
@@ -396,18 +405,32 @@ class GameManager:
         while True:
             outcome = state.validate_game()
             if outcome is not None:
-                return state, outcome
+                return state, self._departed_last(outcome)
             if state.rounds_played() >= max_rounds:
-                return state, Outcome.from_scores(
-                    OutcomeKind.TRUNCATED, f"round limit of {max_rounds} reached", state.get_scores()
+                return state, self._departed_last(
+                    Outcome.from_scores(
+                        OutcomeKind.TRUNCATED, f"round limit of {max_rounds} reached", state.get_scores()
+                    )
                 )
             role = state.roles[0]
             try:
-                state = self.process_turn(state, self.players[role])
+                if role in self._left:
+                    played = self._play_left(state, role)
+                    if isinstance(played, Outcome):
+                        return state, played
+                    state = played
+                else:
+                    state = self.process_turn(state, self.players[role])
             except Resigned as exc:
                 if self.record:
                     self.record.event("resigned", role=role, reason=str(exc))
-                return state, self._forfeit(state, role, f"{role} resigned")
+                leave = self.config.manager.on_exhausted is OnExhausted.LEAVE
+                left = self._leave(state, role, f"{role} resigned") if leave else None
+                if left is None:
+                    return state, self._forfeit(state, role, f"{role} resigned")
+                if isinstance(left, Outcome):
+                    return state, left
+                state = left
             except _InfrastructureFailure as exc:
                 return state, self._infrastructure_outcome(state, exc)
             except _Exhausted as exc:
@@ -481,7 +504,9 @@ class GameManager:
         self._timed(attempt, role, t0)
         self._count_usage(role, attempt.latency_ms, reply.meta)
         attempt.raw, attempt.meta = reply.raw, reply.meta
-        if reply.move is not None:
+        if reply.unreadable is not None:
+            attempt.error, attempt.message = "parse", str(state.unreadable(reply.raw, reply.unreadable))
+        elif reply.move is not None:
             attempt.move = reply.move
         else:
             try:
@@ -511,6 +536,7 @@ class GameManager:
         self._error: dict[str, str] | None = None
         self._events: list[FrozenMap[str, str]] = []  # {role, text} of every accepted move
         self._last_moved: dict[str, int] = {}  # role -> len(self._events) after its last move
+        self._left: dict[str, dict[str, Any]] = {}  # role -> {role, player, turn, reason}, in order
 
     def _transport_failed(self, attempt: Attempt, exc: InfrastructureError, retry: int, spent: float) -> None:
         """Record a failed request; wait before the next try, or end the match if none is left.
@@ -598,19 +624,25 @@ class GameManager:
         elif level is Feedback.GENERIC:
             text = "Your previous move was not accepted. Try again."
         else:
+            view = view.replace(context=view.context.set("rejected", state.message))  # for people
             text = f"Your previous move was not accepted: {state.message}"
             moves = state.legal_moves() if level is Feedback.REASON_AND_LEGAL else None
             if moves:
                 text += "\nLegal moves: " + ", ".join(state.format_move(m) for m in moves)
         return view.replace(context=view.context.set("message", text))
 
-    def _accept(self, state: GameState, role: str, player: Player, move: Any, turn: int) -> None:
+    def _accept(
+        self, state: GameState, role: str, player: Player, move: Any, turn: int, left: bool = False
+    ) -> None:
         text = state.format_move(move)
+        marks = {"left": True} if left else {}  # played for a seat whose player left
         with self._guard.critical():  # a signal now waits until the move is fully recorded
             self._state = state
             self._note_move(state, role, move)
             if self.record:
-                self.record.event("move", turn=turn, role=role, player=player.name, move=move, text=text)
+                self.record.event(
+                    "move", turn=turn, role=role, player=player.name, move=move, text=text, **marks
+                )
                 self.record.frame(state, role, text)
         if self.on_move:
             self.on_move(state, role, text)
@@ -643,15 +675,63 @@ class GameManager:
             policy = OnExhausted.FORFEIT  # nothing legal to fall back on
         if policy is OnExhausted.ABORT:
             return Outcome.from_scores(OutcomeKind.ERROR, f"aborted: {reason}", state.get_scores(), role=role)
+        if policy is OnExhausted.LEAVE:
+            left = self._leave(state, role, reason)
+            if left is not None:
+                return left
         return self._forfeit(state, role, f"{role} forfeits: {reason}")
 
-    @staticmethod
-    def _forfeit(state: GameState, role: str, reason: str) -> Outcome:
-        """``role`` loses: the others ranked by score, ``role`` last."""
+    def _leave(self, state: GameState, role: str, reason: str) -> GameState | Outcome | None:
+        """``role`` forfeits and leaves; its seat plays the leave move from now on (this turn
+        included). None where it cannot: fewer than two seats would play on, or the game has no
+        leave move (the caller then ends the match as a forfeit)."""
+        playing = [r for r in state.all_roles() if r not in self._left and r != role]
+        move = state.leave_move()
+        if len(playing) < 2 or move is None:
+            return None
+        entry = {
+            "role": role,
+            "player": self.players[role].name,
+            "turn": len(state.history),
+            "reason": reason,
+        }
+        with self._guard.critical():
+            self._left[role] = entry
+            if self.record:
+                self.record.event("left", **entry, leave_move=state.format_move(move))
+        return self._play_left(state, role)
+
+    def _play_left(self, state: GameState, role: str) -> GameState | Outcome:
+        """The turn of a seat whose player left: the game's leave move, recorded as such. Should
+        the game refuse it (a bug of the game's leave move), the match ends as ``role``'s forfeit."""
+        move = state.leave_move()
+        accepted = state.update_game(state.environment, move) if move is not None else None
+        if accepted is None or accepted.message is not None:
+            why = "the game has no leave move now" if accepted is None else accepted.message
+            self._left.pop(role)
+            return self._forfeit(state, role, f"{role} forfeits; its seat cannot play on: {why}")
+        self._accept(accepted, role, self.players[role], move, len(state.history), left=True)
+        return accepted
+
+    def _departed_last(self, outcome: Outcome) -> Outcome:
+        """The natural end re-ranked: the players that left go last, the first to leave lowest."""
+        if not self._left:
+            return outcome
+        ranking = [tuple(r for r in group if r not in self._left) for group in outcome.ranking]
+        ranking = [g for g in ranking if g] + [(r,) for r in reversed(self._left)]
+        names = ", ".join(self._left)
+        reason = f"{outcome.reason}; {names} left the game (forfeit) and rank last"
+        return Outcome(outcome.kind, reason, outcome.scores, tuple(ranking), outcome.role)
+
+    def _forfeit(self, state: GameState, role: str, reason: str) -> Outcome:
+        """``role`` loses: the others ranked by score, then ``role``, then the players that left
+        before it (the first to leave last)."""
         scores = state.get_scores()
-        others = {r: s for r, s in scores.items() if r != role}
+        gone = {role, *self._left}
+        others = {r: s for r, s in scores.items() if r not in gone}
         ranked = Outcome.from_scores(OutcomeKind.FORFEIT, reason, others, role=role)
-        return Outcome(ranked.kind, ranked.reason, scores, (*ranked.ranking, (role,)), role)
+        departed = tuple((r,) for r in reversed(self._left))
+        return Outcome(ranked.kind, ranked.reason, scores, (*ranked.ranking, (role,), *departed), role)
 
 
 def play_match(config: Mapping[str, Any] | MatchConfig, **kwargs: Any) -> MatchResult:

@@ -29,11 +29,14 @@ class Reply:
     """A player's answer: a parsed ``move``, or ``raw`` text for the game to parse, or both.
 
     ``meta`` carries anything worth recording (token counts, the prompt's size, reasoning).
+    ``unreadable`` says why ``raw`` holds no move where the player itself can tell (an LLM's
+    reply without the move field its reply mode requires): the manager records a parse error.
     """
 
     move: Move | None = None
     raw: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    unreadable: str | None = None
 
     def __post_init__(self) -> None:
         if self.move is None and self.raw is None:

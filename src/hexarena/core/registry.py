@@ -13,8 +13,10 @@ imports only an entry-point game's module.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -128,9 +130,27 @@ PLAYER_COUNT = "players"
 PLAYER_COUNT_ALIASES = ("n_players", "num_players")
 
 
+def known_params(cls: type[GameState]) -> list[str] | None:
+    """The parameters a game's ``new`` takes, the player count spelled ``players``; None where
+    it takes any keyword."""
+    accepted = inspect.signature(cls.new).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+        return None
+    names = [k for k in accepted if k not in ("seed", "cls")]
+    return [PLAYER_COUNT if k in PLAYER_COUNT_ALIASES else k for k in names]
+
+
 def game_params(cls: type[GameState], params: Mapping[str, Any]) -> dict[str, Any]:
-    """``params`` with the player count under the game's own name (see :data:`PLAYER_COUNT`)."""
+    """``params`` with the player count under the game's own name (see :data:`PLAYER_COUNT`);
+    an unknown name is a ConfigError naming it and the game's parameters."""
     spellings = (PLAYER_COUNT, *PLAYER_COUNT_ALIASES)
+    known = known_params(cls)
+    unknown = [k for k in params if known is not None and k not in known and k not in spellings]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], known or [], n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        listed = ", ".join(known or []) or "none"
+        raise ConfigError(f"{cls.name} has no parameter {unknown[0]!r}{hint}; its parameters: {listed}")
     given = [k for k in spellings if k in params]
     if not given:
         return dict(params)
@@ -145,6 +165,20 @@ def game_params(cls: type[GameState], params: Mapping[str, Any]) -> dict[str, An
     out = {k: v for k, v in params.items() if k != given[0]}
     out[own] = params[given[0]]
     return out
+
+
+def create_game(cls: type[GameState], seed: int, params: Mapping[str, Any]) -> GameState:
+    """A game from a user's parameters; a value the game refuses is a ConfigError in the user's
+    own words (``players``, not the game's ``num_players``)."""
+    own = game_params(cls, params)
+    try:
+        return cls.new(seed=seed, **own)
+    except (TypeError, ValueError) as exc:
+        text = str(exc)
+        wrote = next((k for k in (PLAYER_COUNT, *PLAYER_COUNT_ALIASES) if k in params), None)
+        if wrote:  # the game (or its engine) may name the player count its own way
+            text = re.sub(rf"\b({'|'.join((PLAYER_COUNT, *PLAYER_COUNT_ALIASES))})\b", wrote, text)
+        raise ConfigError(f"{cls.name} parameters: {text}") from None
 
 
 def make(name: str, seed: int = 0, **params: Any) -> GameState:

@@ -11,6 +11,12 @@ from hexarena.games.cityofgold.board import GRID, REQ_NAMES, TERRAIN_NAMES
 from hexarena.games.cityofgold.engine import ARRIVED, DISCARD_PILE, DRAW_PILE, HAND, Game
 from hexarena.games.cityofgold.render import hex_code
 
+#: What the players' scores mean (shown in the Turn panel): zero-sum, set when the game ends.
+SCORE_NOTE = (
+    "0 during the race; at the end each winner scores players - winners (+{win} for a lone winner) "
+    "and everyone else -winners (-1 for one winner)"
+)
+
 
 def build_frame(g: Game, roles: Sequence[str]) -> dict[str, Any]:
     """Tiles with terrain and requirement labels, pawns, blockades, player panels and the shop
@@ -70,7 +76,12 @@ def build_frame(g: Game, roles: Sequence[str]) -> dict[str, Any]:
         }
         for i, b in enumerate(course.blockades)
     ]
-    turn = {"turn": g.turn + 1, "phase": Phase(g.phase).name, "to act": roles[g.player]}
+    turn = {
+        "turn": g.turn + 1,
+        "phase": Phase(g.phase).name,
+        "to act": roles[g.player],
+        "score": SCORE_NOTE.format(win=g.n_players - 1),
+    }
     return {
         "layout": "pointy",
         "cells": cells,

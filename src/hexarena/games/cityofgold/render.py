@@ -28,7 +28,8 @@ LEGEND = (
     "Legend: J=jungle (machete), W=water (paddle), V=village (coin), R=rubble (discard cards), "
     "B=basecamp (remove cards); the digit is the amount. Lower-case = a blockade borders this hex. "
     "^^ mountain, Ca cave, St start, $J/$W El Dorado (1 machete / 1 paddle), P1..P4 = pawns by seat. "
-    "Directions: E/W along a row, NE/NW to the row above, SE/SW to the row below."
+    "Directions: E/W along a row, NE/NW to the row above, SE/SW to the row below. Rows are "
+    "numbered on the left, columns on top; every other row sits half a hex to the right."
 )
 
 
@@ -47,35 +48,50 @@ def hex_code(course: Course, cell: int) -> str:
     return letter + str(course.req_amount[cell])
 
 
+def _offset(course: Course, cell: int) -> tuple[int, int]:
+    """A hex's (row, column) in the odd-r offset layout of the grid."""
+    h = course.hex_of(cell)
+    return h.r, h.q + (h.r - (h.r & 1)) // 2
+
+
+def _origin(course: Course) -> tuple[int, int]:
+    """The grid's (row, column) of the map's row 1, column 1."""
+    spots = [_offset(course, c) for c in course.cells()]
+    return min(r for r, _ in spots), min(c for _, c in spots)
+
+
+def map_position(course: Course, cell: int) -> str:
+    """Where a hex is on the ASCII map, as its axes number it: ``(row 3, col 7)``."""
+    (r, c), (r0, c0) = _offset(course, cell), _origin(course)
+    return f"(row {r - r0 + 1}, col {c - c0 + 1})"
+
+
 def ascii_map(g: Game) -> str:
-    """The course as rows of two-character hexes, pawns shown as P<seat + 1>."""
+    """The course as rows of two-character hexes, pawns shown as P<seat + 1>, with numbered rows
+    (left) and columns (top; odd rows are shifted half a hex right)."""
     course = g.course
     pawn_at = {c: p for p, cells in enumerate(g.pawns) for c in cells if c != ARRIVED}
     guarded = {cell for cell, _, b in course.gates if g.blockade_holder[b] < 0}
-    cells = course.cells()
     placed: dict[tuple[int, int], str] = {}
-    for cell in cells:
-        h = course.hex_of(cell)
-        col = h.q + (h.r - (h.r & 1)) // 2
+    for cell in course.cells():
         if cell in pawn_at:
             text = f"P{pawn_at[cell] + 1}"
         else:
             text = hex_code(course, cell)
             if cell in guarded:
                 text = text.lower()
-        placed[(h.r, col)] = text
-    rows = sorted({r for r, _ in placed})
-    cols = [c for _, c in placed]
-    cmin = min(cols)
-    lines = []
-    for r in range(rows[0], rows[-1] + 1):
-        width = 4 * (max(cols) - cmin + 1) + 2
+        placed[_offset(course, cell)] = text
+    r0, cmin = _origin(course)
+    rmax, cmax = max(r for r, _ in placed), max(c for _, c in placed)
+    width = 4 * (cmax - cmin + 1) + 2
+    lines = ["col " + "".join(f"{k:<4}" for k in range(1, cmax - cmin + 2)).rstrip()]
+    for r in range(r0, rmax + 1):
         line = [" "] * width
         for (rr, col), text in placed.items():
             if rr == r:
                 x = 4 * (col - cmin) + 2 * (r & 1)
                 line[x : x + 2] = text
-        lines.append("".join(line).rstrip())
+        lines.append(f"{r - r0 + 1:>3} " + "".join(line).rstrip())
     return "\n".join(lines)
 
 

@@ -50,7 +50,7 @@ from hexarena.games.cityofgold.engine import (
 )
 from hexarena.games.cityofgold.frames import build_frame
 from hexarena.games.cityofgold.observe import flatten, observe
-from hexarena.games.cityofgold.render import LEGEND, ascii_map, hex_code, zone_text
+from hexarena.games.cityofgold.render import LEGEND, ascii_map, hex_code, map_position, zone_text
 
 ROLES = ("red", "blue", "white", "black")
 _VERBS = {"play": PLAY, "special": SPECIAL, "remove": REMOVE, "discard": DISCARD}
@@ -197,28 +197,27 @@ class CityOfGoldState(GameState):
             return f"{verb} {C.NAMES[C.SHOP_CARDS[arg]]}"
         return f"{kind} {C.NAMES[arg]}"
 
+    def leave_move(self) -> Move | None:
+        """A seat whose player left passes every turn (the first legal move where it cannot)."""
+        moves = self.legal_moves()
+        return "pass" if "pass" in moves else (moves[0] if moves else None)
+
     def legal_moves(self) -> tuple[str, ...]:
         if self.validate_game() is not None:
             return ()
         return tuple(self.format_move(a) for a in legal_actions(self.game))
 
     def parse_move(self, text: str) -> Move:
-        """Read the reply's last line as a move; failing that, the legal move named last in the text."""
+        """Read the reply as one move on one line (a move named inside prose is not read)."""
         if not isinstance(text, str):
             raise self.unreadable(text)
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-        if not lines:
-            raise self.unreadable(text)
+        if len(lines) != 1:
+            raise self.unreadable(text, "a reply is one move on one line" if lines else "")
         try:
-            return self.format_move(self.action_of(lines[-1]))
+            return self.format_move(self.action_of(lines[0].strip("`").strip()))
         except IllegalMoveError as exc:
-            error = str(exc)
-        flat = " ".join(text.lower().split())
-        named = [(flat.rfind(m.lower()), len(m), m) for m in self.legal_moves()]
-        found = [n for n in named if n[0] >= 0]
-        if found:
-            return max(found)[2]
-        raise self.unreadable(text, error)
+            raise self.unreadable(text, str(exc)) from None
 
     def validate_game(self) -> Outcome | None:
         g = self.game
@@ -281,7 +280,8 @@ class CityOfGoldState(GameState):
         zones = g.zones[p]
         dist = finish_distances(g.course)
         where = ", ".join(
-            "home" if c == ARRIVED else f"({c // 48},{c % 48}) {dist[c]} hexes to go" for c in g.pawns[p]
+            "home" if c == ARRIVED else f"{map_position(g.course, c)} {dist[c]} hexes to go"
+            for c in g.pawns[p]
         )
         head = f"P{p + 1} {ROLES[p]}: pawns {where}; blockades {sum(1 for h in g.blockade_holder if h == p)}"
         if seat is None or seat == p:
@@ -330,7 +330,7 @@ class CityOfGoldState(GameState):
             return f"  (opens blockade {g.course.blockades[gate].name})"
         terrain = TERRAIN_NAMES[g.course.terrain[target]]
         away = finish_distances(g.course)[target]
-        where = f"({target // 48},{target % 48})"
+        where = map_position(g.course, target)
         return f"  (to {terrain} {hex_code(g.course, target)} at {where}, {away} hexes from El Dorado)"
 
     # -- RL hooks: the flat action space and a numeric observation ---------------------------

@@ -19,6 +19,8 @@ ROLES = ("red", "blue")
 EMPTY, RED, BLUE = 0, 1, 2
 _STONE = {EMPTY: ".", RED: "R", BLUE: "B"}
 _CELL_RE = re.compile(r"^([a-z])\s*(\d{1,2})$")
+#: A whole reply that is one move: a cell (or swap), maybe quoted or ending in a full stop.
+_CELL = re.compile(r"[`'\"*]*\s*(swap|[a-z]\s?\d{1,2})\s*[`'\"*]*\.?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,27 @@ class HexBoard:
                     seen.add(nb)
                     frontier.append((nb.q, nb.r))
         return False
+
+    def winning_chain(self) -> set[tuple[int, int]]:
+        """The winner's stones on a chain joining its edges (``(col, row)``), empty before a win."""
+        if self.winner == EMPTY:
+            return set()
+        n, colour = self.size, self.winner
+        ends = [
+            [(c, e) for c in range(n)] if colour == RED else [(e, r) for r in range(n)] for e in (0, n - 1)
+        ]
+        reached = []
+        for edge in ends:
+            frontier = deque(s for s in edge if self.at(*s) == colour)
+            seen = set(frontier)
+            while frontier:
+                for nb in Hex(*frontier.popleft()).neighbors():
+                    cell = (nb.q, nb.r)
+                    if 0 <= nb.q < n and 0 <= nb.r < n and cell not in seen and self.at(*cell) == colour:
+                        seen.add(cell)
+                        frontier.append(cell)
+            reached.append(seen)
+        return reached[0] & reached[1]
 
 
 def cell_name(col: int, row: int) -> str:
@@ -175,10 +198,10 @@ class HexState(GameState):
     def parse_move(self, text: str) -> Move:
         if not isinstance(text, str):
             raise self.unreadable(text)
-        found = re.findall(r"\b(swap|[a-z]\s?\d{1,2})\b", text.strip().lower())
+        found = _CELL.fullmatch(text.strip().lower())
         if not found:
-            raise self.unreadable(text, "no cell name in it")
-        return found[-1].replace(" ", "")
+            raise self.unreadable(text, "a reply is one cell name and nothing else")
+        return found.group(1).replace(" ", "")
 
     def validate_game(self) -> Outcome | None:
         winner = self.environment.winner
@@ -210,19 +233,32 @@ class HexState(GameState):
         return "\n".join(lines)
 
     def frame(self) -> dict[str, Any]:
+        """The board, framed by its edges in the colour that must join them and labelled as the
+        moves name cells (columns a, b, ... above and below, rows 1, 2, ... left and right); the
+        winning chain is starred."""
         board: HexBoard = self.environment
+        n = board.size
         owners = {EMPTY: None, RED: "red", BLUE: "blue"}
+        chain = board.winning_chain()
+        cells: list[dict[str, Any]] = []
+        for i, c in enumerate(board.cells):
+            col, row = i % n, i // n
+            cell = {"id": cell_name(col, row), "q": col, "r": row, "terrain": "board", "owner": owners[c]}
+            if (col, row) in chain:
+                cell["icons"] = ["chain"]
+            cells.append(cell)
+        letters = string.ascii_lowercase[:n]
+        for k in range(n):
+            for side, r in (("top", -1), ("bottom", n)):
+                cells.append(
+                    {"id": f"{side}-{letters[k]}", "q": k, "r": r, "terrain": "red_edge", "label": letters[k]}
+                )
+            for side, q in (("left", -1), ("right", n)):
+                cells.append(
+                    {"id": f"{side}-{k + 1}", "q": q, "r": k, "terrain": "blue_edge", "label": str(k + 1)}
+                )
         return {
             "layout": "pointy",
-            "cells": [
-                {
-                    "id": cell_name(i % board.size, i // board.size),
-                    "q": i % board.size,
-                    "r": i // board.size,
-                    "terrain": "board",
-                    "owner": owners[c],
-                }
-                for i, c in enumerate(board.cells)
-            ],
+            "cells": cells,
             "players": [{"role": r, "score": s} for r, s in self.get_scores().items()],
         }

@@ -19,7 +19,10 @@ from hexarena.games.smallworld import encoding
 from hexarena.games.smallworld.engine import SmallWorldGame
 from hexarena.games.smallworld.errors import SmallWorldError
 from hexarena.games.smallworld.state import GameConfig
-from hexarena.games.smallworld.text import format_action, parse_action, render_observation
+from hexarena.games.smallworld.text import abilities_text, format_action, parse_action, render_observation
+
+#: What a seat whose player left plays, the first kind that is legal (:meth:`SmallWorldState.leave_move`).
+_LEAVE_ORDER = ("SKIP_CONQUEST", "EXPAND", "STOUT_DECLINE", "REDEPLOY", "OPPONENT_REDEPLOY", "PICK_COMBO")
 
 ROLE_NAMES = ("red", "blue", "green", "yellow", "purple")
 
@@ -85,7 +88,7 @@ class SmallWorldState(GameState):
         "rolls a die (0,0,0,1,2,3). Then redeploy (at least 1 token per region). At the end of "
         "each turn score 1 coin per region you hold (active and declined) plus race and power "
         "bonuses. Decline: your race stays with 1 token per region and keeps scoring; next turn "
-        "you pick a new combo. Most coins after the last turn wins."
+        "you pick a new combo. Most coins after the last turn wins.\n" + abilities_text()
     )
     bots: ClassVar[FrozenMap[str, str]] = FrozenMap(heuristic="hexarena.games.smallworld.bot:HeuristicPlayer")
     demo_params: ClassVar[FrozenMap[str, Any]] = FrozenMap(players=3)
@@ -130,6 +133,17 @@ class SmallWorldState(GameState):
         if isinstance(env, SmallWorldView):
             return tuple(env.observation["legal_actions"])
         return tuple(as_move(a) for a in env._game.get_legal_actions())
+
+    def leave_move(self) -> Move | None:
+        """A seat whose player left keeps what it holds and takes nothing more: it skips its
+        conquests, keeps its race in play (no decline), redeploys and places as the first listed
+        way, and takes the first combo offered when it has no race (the free one)."""
+        moves = sorted(self.legal_moves(), key=lambda m: bool(m.get("decline")))  # STOUT_DECLINE no
+        for kind in _LEAVE_ORDER:
+            for move in moves:
+                if move["type"] == kind:
+                    return move
+        return moves[0] if moves else None
 
     def validate_game(self) -> Outcome | None:
         env = self.environment
@@ -187,7 +201,8 @@ class SmallWorldState(GameState):
         return format_action(thaw(move)) if isinstance(move, FrozenMap | dict) else str(move)
 
     def parse_move(self, text: str) -> Move:
-        """A legal move's text, the last ``TYPE args`` in the reply, or a JSON action dict."""
+        """A legal move's text, one move ``TYPE args`` on one line, or a JSON action dict: the
+        whole reply is the move (a move type named inside prose is not read)."""
         if not isinstance(text, str):
             raise self.unreadable(text)
         wanted = " ".join(text.strip().strip("`").split()).upper()
@@ -205,7 +220,7 @@ class SmallWorldState(GameState):
             action = None
         if isinstance(action, dict):
             return as_move(action)
-        raise self.unreadable(text, "no move type such as CONQUER or REDEPLOY in it")
+        raise self.unreadable(text, "a reply is one move, a type such as CONQUER and its arguments")
 
     # -- reinforcement learning hooks (see encoding.py) ---------------------------------------
     def action_count(self) -> int:

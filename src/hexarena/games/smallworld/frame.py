@@ -28,7 +28,8 @@ def build_frame(game: SmallWorldGame, roles: Sequence[str]) -> dict[str, Any]:
                 "terrain": region.terrain.value.lower(),
                 "owner": roles[st.owner] if st.owner is not None else None,
                 "region": region.id,
-                "label": f"{st.tokens}" if st.tokens else "",
+                # "id:tokens", as moves write a placement (REDEPLOY 3:4): every move names ids
+                "label": f"{region.id}:{st.tokens}" if st.tokens else str(region.id),
                 "icons": icons,
                 "info": {
                     "region": region.id,
@@ -59,8 +60,7 @@ def build_frame(game: SmallWorldGame, roles: Sequence[str]) -> dict[str, Any]:
         "players": players,
         "panels": {
             "Turn": {
-                "turn": gs.turn,
-                "max turns": gs.config.max_turns,
+                "turn": f"{min(gs.turn, gs.config.max_turns)} of {gs.config.max_turns}",
                 "phase": gs.phase.value,
                 "to act": roles[gs.acting_player],
             },

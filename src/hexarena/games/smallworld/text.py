@@ -11,6 +11,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from hexarena.games.smallworld.data_loader import (
+    get_all_powers,
+    get_all_races,
+    get_power_config,
+    get_race_config,
+)
 from hexarena.games.smallworld.enums import ActionType
 
 _PLACEMENT_TYPES = {"REDEPLOY", "PLACE_BIVOUACS", "OPPONENT_REDEPLOY"}
@@ -24,9 +30,10 @@ _ONE_ID = {
     "PICK_COMBO": "index",
     "CHOOSE_DIPLOMAT_ALLY": "target_player",
 }
-_MOVE_RE = re.compile(
-    r"\b(" + "|".join(sorted(ActionType.__members__, key=len, reverse=True)) + r")\b([^\n]*)", re.IGNORECASE
-)
+#: One move on one line: its type (any case), then its arguments.
+_MOVE_RE = re.compile(r"([A-Za-z_]+)\b([^\n]*)")
+#: Short names a person or a model may use for a move type.
+_ALIASES = {"PICK": "PICK_COMBO", "COMBO": "PICK_COMBO"}
 
 
 def format_action(action: Mapping[str, Any]) -> str:
@@ -46,11 +53,13 @@ def format_action(action: Mapping[str, Any]) -> str:
 
 
 def parse_action(text: str) -> dict[str, Any] | None:
-    """The last ``TYPE args`` move in ``text`` as an action dict, or None if there is none."""
-    found = _MOVE_RE.findall(text)
-    if not found:
+    """The action dict of ``text`` when the whole text is one move ``TYPE args`` on one line
+    (``pick 4`` is ``PICK_COMBO 4``), else None: a move is never picked out of prose."""
+    found = _MOVE_RE.fullmatch(text.strip().strip("`").strip())
+    kind = _ALIASES.get(found.group(1).upper(), found.group(1).upper()) if found else ""
+    if kind not in ActionType.__members__:
         return None
-    kind, rest = found[-1][0].upper(), found[-1][1]
+    rest = found.group(2)
     words = re.findall(r"-?\d+\s*:\s*-?\d+|-?\d+|none|null|yes|no|true|false", rest, re.IGNORECASE)
     # a number of more than 6 digits is no region id or count (and int() refuses huge ones)
     words = [w for w in words if max(map(len, re.findall(r"\d+", w)), default=0) <= 6]
@@ -69,11 +78,27 @@ def parse_action(text: str) -> dict[str, Any] | None:
     return {"type": kind}
 
 
+def abilities_text() -> str:
+    """Every race's and every power's ability, one line each (``Ghouls (5): ...``; the number is
+    the tokens it brings), for the rules summary a model reads and a person's ``help``."""
+    races = [f"  {r.name.value} ({r.base_tokens}): {r.rules}" for r in get_all_races().values()]
+    powers = [f"  {p.name.value} (+{p.bonus_tokens}): {p.rules}" for p in get_all_powers().values()]
+    return "\n".join(["Races (tokens):", *races, "Powers (extra tokens):", *powers])
+
+
+def _combo_line(c: Mapping[str, Any], abilities: bool) -> str:
+    line = f"  {c['index']}: {c['race']} + {c['power']}, {c['total_tokens']} tokens, {c['coins']} coins"
+    if abilities:  # what the pick would do, so a choice is never blind
+        race, power = get_race_config(c["race"]), get_power_config(c["power"])
+        line += f"\n       {c['race']}: {race.rules}\n       {c['power']}: {power.rules}"
+    return line
+
+
 def _region_line(r: Mapping[str, Any], roles: list[str]) -> str:
     feats = [f.lower() for f in r["features"]]
-    head = f"{r['id']:>3} {r['terrain'].lower():<8}"
+    head = f"{r['id']:>3} {r['terrain'].lower()}"
     if feats:
-        head += " (" + ", ".join(feats) + ")"
+        head += " (" + ",".join(feats) + ")"
     if r["owner"] is not None:
         state = "declined " if r["is_decline"] else ""
         who = f"{roles[r['owner']]} {state}{r['race']} x{r['tokens']}"
@@ -84,7 +109,7 @@ def _region_line(r: Mapping[str, Any], roles: list[str]) -> str:
     markers = [m.lower() for m in r["markers"]]
     extra = f" [{', '.join(markers)}]" if markers else ""
     adj = ",".join(str(a) for a in r["adjacent"])
-    return f"{head}: {who}{extra}; adjacent {adj}"
+    return f"{head}: {who}{extra}; adj {adj}"
 
 
 def _tokens_text(r: Mapping[str, Any]) -> str:
@@ -182,17 +207,15 @@ def render_observation(obs: Mapping[str, Any], roles: list[str], rules_hint: str
             f"{roles[o['player_id']]}: coins {o['coins']}; {_race_text(o)}; "
             f"{o['regions']} regions, {o['tokens_on_map']} tokens."
         )
+    picking = any(a.get("type") == "PICK_COMBO" for a in obs.get("legal_actions") or ())
+    lines.append("Combo row (index: race + power, tokens, coins on it; index i costs i coins):")
+    lines += [_combo_line(c, picking) for c in obs["combo_row"]]
+    lines.append("Regions (id terrain (features): holder [markers]; adj: adjacent ids):")
+    lines += [_region_line(r, roles) for r in obs["map"]["regions"]]
     events = obs.get("events") or []
-    if events:
+    if events:  # last, next to the moves: the map above does not scroll them away
         lines.append("Since your last turn (oldest first):")
         lines += ["  " + format_event(e, roles) for e in events]
-    lines.append("Combo row (index: race + power, tokens, coins on it; index i costs i coins):")
-    for c in obs["combo_row"]:
-        lines.append(
-            f"  {c['index']}: {c['race']} + {c['power']}, {c['total_tokens']} tokens, {c['coins']} coins"
-        )
-    lines.append("Regions (id terrain (symbols): holder [markers]; adjacent ids):")
-    lines += ["  " + _region_line(r, roles) for r in obs["map"]["regions"]]
     costs = obs.get("conquest_costs") or {}
     if costs:
         lines.append("Conquest costs now: " + ", ".join(f"{k}:{v}" for k, v in costs.items()))

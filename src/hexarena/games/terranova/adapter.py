@@ -258,6 +258,10 @@ class TerraNovaState(GameState):
             return env
         return self.redact(role if role is not None else ROLES[env.player])
 
+    def leave_move(self) -> Move | None:
+        """A seat whose player left passes (``{}``: no preferences) every turn."""
+        return FrozenMap()
+
     def legal_moves(self) -> tuple[Move, ...]:
         if self.validate_game() is not None:
             return ()

@@ -46,7 +46,10 @@ const HEX_VOCAB = {
       border: { c: "#000", w: 2, dash: "3 3" },
     },
   },
-  hex: { title: "Hex", ownerStyle: "fill", terrain: { board: "#eadfc6" } },
+  hex: { title: "Hex", ownerStyle: "fill",
+    // the frame around the board: the edges each colour must join, labelled a, b, ... / 1, 2, ...
+    terrain: { board: "#eadfc6", red_edge: "#e8a39b", blue_edge: "#9db7e3" },
+    icons: { chain: { s: "star", c: "#f6d04d", p: 0 } } },
   smallworld: { title: "Small World",
     terrain: { farmland: "#d8c86a", hill: "#b39b63", mountain: "#857b72", swamp: "#5f6f4b", forest: "#3f7a3a",
       water: "#4f8fcf", sea: "#2f6fae", lake: "#5ba1d8" },
