@@ -497,6 +497,8 @@ class GameManager:
             except PlayerError as exc:
                 attempt.error, attempt.message = "player", str(exc)
                 return self._timed(attempt, role, t0)
+            except Resigned:  # the player gave up: not an attempt, the game's end for it
+                raise
             except Exception as exc:  # a player's own code failed: its attempt, not the match
                 attempt.error, attempt.message = "player", f"{player.name} failed: {exc!r}"
                 return self._timed(attempt, role, t0)
