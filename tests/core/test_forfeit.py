@@ -94,6 +94,8 @@ def test_the_arena_ranks_a_forfeiter_last_and_counts_the_forfeit(tmp_path):
     store = ArenaStore.open(tmp_path / "a")
     places = [s["place"] for m in store.matches() for s in m["seats"] if s["player"] == "broken"]
     assert places and set(places) == {3}
+    own = [s["moves"] for m in store.matches() for s in m["seats"] if s["player"] == "broken"]
+    assert set(own) == {0}, "the moves played for the seat it left are not its own"
     assert rows["random"]["forfeits"] == 0
 
 
