@@ -87,7 +87,7 @@ def config(game: str, base_url: str) -> dict[str, Any]:
         "model": "smollm2",
         "base_url": base_url,
         "api_key": "none",
-        "max_tokens": 48,
+        "max_tokens": 64,  # room for {"move": ...} under the grammar a forced tool call gets
         "timeout_s": 300,
     }
     return {

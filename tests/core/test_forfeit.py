@@ -7,7 +7,7 @@ import pytest
 import hexarena
 from hexarena.arena import parse_arena, run_arena
 from hexarena.arena.store import ArenaStore
-from hexarena.core.manager import play_match
+from hexarena.core.manager import play_match, resume_match
 from hexarena.core.players import CallablePlayer, ScriptedPlayer
 from hexarena.core.records import Record
 from tests.arena.arena_doubles import arena_config
@@ -94,4 +94,36 @@ def test_the_arena_ranks_a_forfeiter_last_and_counts_the_forfeit(tmp_path):
     store = ArenaStore.open(tmp_path / "a")
     places = [s["place"] for m in store.matches() for s in m["seats"] if s["player"] == "broken"]
     assert places and set(places) == {3}
+    own = [s["moves"] for m in store.matches() for s in m["seats"] if s["player"] == "broken"]
+    assert set(own) == {0}, "the moves played for the seat it left are not its own"
     assert rows["random"]["forfeits"] == 0
+
+
+def test_a_match_resumed_after_a_seat_left_keeps_it_out(tmp_path):
+    """Red leaves at once; blue's player is stopped (Ctrl-C) at move 20; the resumed match still
+    plays red's seat by its leave move and ranks red last."""
+
+    def blue(view):
+        if len(view.history) == 20:
+            raise KeyboardInterrupt
+        return view.legal_moves()[0]
+
+    cls = hexarena.game_class("cityofgold")
+    config = {
+        "game": {"name": "cityofgold", "seed": 3, "params": dict(cls.demo_params)},
+        "players": [
+            {"type": "callable", "function": "x:y", "name": "bad"},
+            {"type": "callable", "function": "x:y", "name": "blue"},
+            {"type": "random", "seed": 2},
+        ],
+        "output": {"dir": str(tmp_path)},
+    }
+    bad = CallablePlayer(lambda view: "no move here", name="bad")
+    stopped = play_match(config, players={"bad": bad, "blue": CallablePlayer(blue, name="blue")})
+    assert stopped.outcome.kind.value == "interrupted" and [e["role"] for e in stopped.left] == ["red"]
+    first = lambda view: view.legal_moves()[0]  # noqa: E731
+    done = resume_match(tmp_path, players={"bad": bad, "blue": CallablePlayer(first, name="blue")})
+    assert done.left == stopped.left and done.outcome.ranking[-1] == ("red",)
+    assert done.outcome.kind.value in ("win", "truncated") and done.final_state.is_over()
+    attempts = [e for e in Record.load(tmp_path).turns() if e["event"] == "attempt" and e["role"] == "red"]
+    assert len(attempts) == 3, "the seat that left is never asked again"

@@ -172,7 +172,7 @@ def _seat_stats(record_dir: Path) -> dict[str, dict[str, Any]]:
         s = stats.setdefault(
             role, {"moves": 0, "latency_ms": 0.0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
         )
-        if event["event"] == "move":
+        if event["event"] == "move" and not event.get("left"):  # not the moves played for a seat left
             s["moves"] += 1
         elif event["event"] == "attempt":
             s["latency_ms"] += float(event.get("latency_ms") or 0.0)
