@@ -24,7 +24,7 @@ wheels)
         --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
         --platform manylinux2014_x86_64 -d .whl \
         city-of-gold==0.0.3 pydantic pydantic-core annotated-types typing-inspection \
-        optax absl-py gymnasium cloudpickle farama-notifications typing-extensions
+        optax absl-py gymnasium pettingzoo cloudpickle farama-notifications typing-extensions
     ls .whl
     ;;
 run)
