@@ -157,6 +157,7 @@ def _cpu_only() -> None:
 
 def _games_vs_heuristic(ks: list[int], path: str, seed: int, alternate: bool, settings: dict) -> list[int]:
     """1 for each game ``seed + k`` (``k`` in ``ks``) the policy wins, else 0."""
+    from hexarena.games.cityofgold.bot import HeuristicPlayer
     from hexarena.rl.gym import HexarenaGymEnv
 
     player = PolicyPlayer(path)
@@ -164,7 +165,8 @@ def _games_vs_heuristic(ks: list[int], path: str, seed: int, alternate: bool, se
     won = []
     for k in ks:
         role = roles[k % len(roles)] if alternate else roles[0]
-        env = HexarenaGymEnv("cityofgold", role=role, opponents="heuristic", **settings)
+        # the bot itself, not its name: no player factory (nor its config parser) in the workers
+        env = HexarenaGymEnv("cityofgold", role=role, opponents=HeuristicPlayer(), **settings)
         env.reset(seed=seed + k)
         done = False
         while not done:
