@@ -49,7 +49,7 @@ TORCH_INDEX ?=
 train: $(STAMP)
 	$(if $(TORCH_INDEX),$(BIN)/python -m pip install -q torch --index-url $(TORCH_INDEX))
 	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),train]"
-	$(BIN)/python -m hexarena.rl.train cityofgold --minutes 14 --out docs/rl
+	$(BIN)/python -m hexarena.rl.train cityofgold --minutes 14 --envs 256 --rollout 32 --ppo hidden=128 --out docs/rl
 	$(BIN)/python -m hexarena.rl.train smallworld --steps 100000 --out docs/rl
 
 lint: $(STAMP)

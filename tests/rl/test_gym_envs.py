@@ -55,7 +55,21 @@ def test_registration_kwargs_and_errors():
         gymnasium.make("hexarena/Hex-v0", opponents="smart")
     with pytest.raises(ConfigError, match="'sparse' or 'shaped'"):
         gymnasium.make("hexarena/Hex-v0", reward="dense")
-    assert set(hexarena.rl.ENV_IDS) == set(SMALL)
+    assert set(hexarena.rl.ENV_IDS) == {*SMALL, "hexarena/CityOfGold-Easy-v0"}
+
+
+def test_city_of_gold_easy_id_gives_a_random_policy_a_signal():
+    """The default game pays a random policy nothing in 1,000 turns; the easy id's defaults (one
+    course piece, 600 turns, shaped reward) pay it progress at once, overridable as any kwarg."""
+    env = gymnasium.make("hexarena/CityOfGold-Easy-v0", seed=1)
+    env.reset(seed=4)
+    g = env.unwrapped.state.game
+    assert (g.n_players, g.n_pawns, g.max_turns, env.unwrapped.reward_mode) == (2, 2, 600, "shaped")
+    rewards, info = play_random(env, seed=4)
+    assert sum(r != 0 for r in rewards) > 5 and "outcome_reward" in info
+    short = gymnasium.make("hexarena/CityOfGold-Easy-v0", max_turns=12, reward="sparse")
+    short.reset(seed=4)
+    assert short.unwrapped.state.game.max_turns == 12 and short.unwrapped.reward_mode == "sparse"
 
 
 def test_docstring_example_and_aec_import():

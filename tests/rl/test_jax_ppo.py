@@ -1,5 +1,6 @@
-"""Smoke test of the JAX PPO baseline: updates run, the loss is finite, the saved policy plays a
-full game through the manager (``policy:PATH``) and bad policy files are refused clearly."""
+"""Smoke test of the JAX PPO baseline (self-play with a league, the learner in both seats):
+updates run, the loss is finite, the saved policy plays a full game through the manager
+(``policy:PATH``) and against the heuristic, and bad policy files are refused clearly."""
 
 import json
 import math
@@ -10,9 +11,28 @@ import pytest
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.manager import play_match
-from hexarena.rl.jax_ppo import PPOConfig, load_policy, make_train, make_world, save_policy
+from hexarena.rl.jax_ppo import (
+    League,
+    PPOConfig,
+    load_policy,
+    make_train,
+    make_world,
+    opponents_for,
+    save_policy,
+)
 
-TINY = PPOConfig(num_envs=4, num_steps=4, epochs=1, minibatches=1, hidden=8, pool_size=4, max_turns=20)
+TINY = PPOConfig(
+    num_envs=4,
+    num_steps=4,
+    epochs=1,
+    minibatches=1,
+    hidden=8,
+    pool_size=4,
+    max_turns=20,
+    alternate=True,
+    random_share=0.5,
+    league=2,
+)
 
 
 @pytest.fixture(scope="module")
@@ -21,13 +41,45 @@ def trained(tmp_path_factory):
     init, update = make_train(TINY, world, jcfg, size)
     runner = init(jax.random.PRNGKey(0))
     before = np.asarray(runner.params["actor"][0]["w"])
-    losses = []
+    league, losses = League(TINY.league, 0), []
     for _ in range(3):
-        runner, metrics = update(runner)
+        league.add(runner.params)
+        runner, metrics = update(runner, league.draw(runner.params))
         losses.append(float(metrics["loss"]))
+        assert 0 < int(metrics["learner_steps"]) < TINY.num_envs * TINY.num_steps  # both seats move
+    assert len(league.snapshots) == 2
+    assert opponents_for(TINY, 4).seat.tolist() == [0, 1, 0, 1]
     path = tmp_path_factory.mktemp("policy") / "policy.npz"
     save_policy(path, runner.params, TINY)
     return path, losses, before, runner
+
+
+def test_learner_gae_skips_the_opponents_steps_and_credits_their_rewards():
+    """Two envs, four steps, gamma 0.5, lambda 1. Env 0: learner, opponent (who wins: -1),
+    learner in the next game, opponent; env 1: opponent, learner, learner, learner to act next."""
+    import jax.numpy as jnp
+
+    from hexarena.rl.jax_ppo import learner_gae
+
+    values = jnp.array([[0.2, 9.0], [9.0, 0.4], [0.3, 0.6], [9.0, 0.8]])
+    rewards = jnp.array([[0.1, 0.0], [-1.0, 0.1], [0.1, 0.1], [0.0, 0.1]])
+    dones = jnp.array([[False, False], [True, False], [False, False], [False, False]])
+    mine = jnp.array([[True, False], [False, True], [True, True], [False, True]])
+    adv = learner_gae(values, rewards, dones, mine, jnp.array([9.0, 1.0]), jnp.array([False, True]), 0.5, 1.0)
+    first = 0.1 - 1.0 - 0.2  # its reward and the loss on the opponent's move; the game ended
+    second = 0.1 + 0.5 * 0.3 - 0.3  # the rollout ends on the opponent's turn: own value stands in
+    e1_last = 0.1 + 0.5 * 1.0 - 0.8
+    e1_mid = 0.1 + 0.5 * 0.8 - 0.6 + 0.5 * e1_last
+    e1_first = 0.1 + 0.5 * 0.6 - 0.4 + 0.5 * e1_mid
+    expected = [[first, 0.0], [0.0, e1_first], [second, e1_mid], [0.0, e1_last]]
+    assert np.allclose(np.asarray(adv), expected)
+
+
+def test_seat_alternated_games_against_the_heuristic(trained):
+    from hexarena.rl.policies import heuristic_win_rate
+
+    result = heuristic_win_rate(trained[0], games=2, seed=3, alternate=True, max_turns=8)
+    assert result["games"] == 2 and 0 <= result["wins"] <= 2
 
 
 def test_updates_run_with_a_finite_loss_and_learn_something(trained):

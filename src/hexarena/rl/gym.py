@@ -158,15 +158,23 @@ def _wrap(game: str, players_param: str | None) -> Any:
     return entry_point
 
 
-ENV_IDS = {
-    "hexarena/Hex-v0": ("hex", None),
-    "hexarena/SmallWorld-v0": ("smallworld", "players"),
-    "hexarena/CityOfGold-v0": ("cityofgold", "n_players"),
+EASY_COG = {"players": 2, "n_pieces": 1, "max_turns": 600, "reward": "shaped"}
+"""``CityOfGold-Easy-v0``'s defaults: the default game (two players, two pawns, three course pieces,
+1,000 turns) gives a random policy no outcome at all; on a one-piece course with a 600-turn cap
+about one random game in six ends with an arrival, and the shaped reward pays every hex gained."""
+
+ENV_IDS: dict[str, tuple[str, str | None, dict[str, Any]]] = {
+    "hexarena/Hex-v0": ("hex", None, {}),
+    "hexarena/SmallWorld-v0": ("smallworld", "players", {}),
+    "hexarena/CityOfGold-v0": ("cityofgold", "n_players", {}),
+    "hexarena/CityOfGold-Easy-v0": ("cityofgold", "n_players", EASY_COG),
 }
+"""id -> (game, the game parameter ``players`` sets, default kwargs: the caller's override them)."""
 
 
 def register_envs() -> None:
     """Register :data:`ENV_IDS` with Gymnasium (done on ``import hexarena.rl``)."""
-    for env_id, (game, players_param) in ENV_IDS.items():
+    for env_id, (game, players_param, defaults) in ENV_IDS.items():
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=_wrap(game, players_param), disable_env_checker=True)
+            entry = _wrap(game, players_param)
+            gym.register(env_id, entry_point=entry, kwargs=dict(defaults), disable_env_checker=True)

@@ -121,23 +121,56 @@ def _choose(logits: np.ndarray, greedy: bool, rng: np.random.Generator) -> int:
     return int(rng.choice(len(p), p=p / p.sum()))
 
 
-def heuristic_win_rate(path: str | Path, games: int, seed: int, **params: Any) -> dict[str, float]:
-    """A City of Gold policy in seat 0 against the heuristic bot (2 players, one-piece courses
-    unless ``params`` say otherwise), one game per seed ``seed .. seed + games - 1``."""
-    from hexarena.rl.gym import HexarenaGymEnv
+def heuristic_win_rate(
+    path: str | Path, games: int, seed: int, alternate: bool = False, jobs: int = 1, **params: Any
+) -> dict[str, float]:
+    """A City of Gold policy against the heuristic bot, one game per seed ``seed .. seed + games
+    - 1`` (the policy's training settings unless ``params`` say otherwise). ``alternate``: game
+    ``k`` puts the policy in seat ``k % n_players``, so it moves first as often as the bot;
+    ``jobs`` > 1 splits the games over that many CPU-only processes."""
     from hexarena.rl.jax_ppo import load_policy
 
     _, cfg = load_policy(path)
     settings = {"n_players": cfg.n_players, "n_pieces": cfg.n_pieces, "max_turns": cfg.max_turns, **params}
-    env = HexarenaGymEnv("cityofgold", opponents="heuristic", **settings)
+    ks = list(range(games))
+    if jobs <= 1:
+        won = _games_vs_heuristic(ks, str(path), seed, alternate, settings)
+    else:
+        import functools
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        parts = [ks[i::jobs] for i in range(jobs)]
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_cpu_only) as pool:
+            play = functools.partial(_games_vs_heuristic, path=str(path), seed=seed, alternate=alternate)
+            runs = pool.map(functools.partial(play, settings=settings), parts)
+            won = [w for part in runs for w in part]
+    return {"games": games, "win_rate": sum(won) / games, "wins": sum(won)}
+
+
+def _cpu_only() -> None:
+    import os
+
+    os.environ["JAX_PLATFORMS"] = "cpu"  # one game at a time: a GPU only adds latency
+
+
+def _games_vs_heuristic(ks: list[int], path: str, seed: int, alternate: bool, settings: dict) -> list[int]:
+    """1 for each game ``seed + k`` (``k`` in ``ks``) the policy wins, else 0."""
+    from hexarena.games.cityofgold.bot import HeuristicPlayer
+    from hexarena.rl.gym import HexarenaGymEnv
+
     player = PolicyPlayer(path)
-    wins = 0
-    for k in range(games):
+    roles = HexarenaGymEnv("cityofgold", **settings).roles
+    won = []
+    for k in ks:
+        role = roles[k % len(roles)] if alternate else roles[0]
+        # the bot itself, not its name: no player factory (nor its config parser) in the workers
+        env = HexarenaGymEnv("cityofgold", role=role, opponents=HeuristicPlayer(), **settings)
         env.reset(seed=seed + k)
-        done, reward = False, 0.0
+        done = False
         while not done:
-            action = player.choose(env.state, env.role)
-            _, reward, term, trunc, _ = env.step(action)
+            _, _, term, trunc, info = env.step(player.choose(env.state, env.role))
             done = term or trunc
-        wins += reward > 0
-    return {"games": games, "win_rate": wins / games}
+        won.append(int(info.get("outcome_reward", 0.0) > 0))
+    return won
