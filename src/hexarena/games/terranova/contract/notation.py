@@ -105,8 +105,12 @@ def order_texts(move: Any) -> list[str]:
     for slot, order in move.get("units", {}).items():
         out.append(unit_text(slot, order, full))
     names = buildable_names()
+    builds: dict[str, list[str]] = {}  # a preference's same ranking for many cities: said once
     for slot, items in move.get("build", {}).items():
-        out.append(f"city {slot} build {_ranked(items, names, full)}")
+        key = _ranked(items, names, full)
+        builds.setdefault(key if not full else f"{slot}:{key}", []).append(str(slot))
+    for key, slots in builds.items():
+        out.append(f"city {', '.join(slots)} build {key.split(':', 1)[1] if full else key}")
     for slot, places in move.get("work_tiles", {}).items():
         out.append(f"city {slot} work {', '.join(place(p) for p in places)}")
     for slot, ranked in move.get("work", {}).items():
