@@ -49,7 +49,7 @@ def test_first_turn_view_has_the_summary_then_places_and_options(game):
     assert "No pantheon yet." in text and "Faith 0; next: a pantheon at 10 faith." in text
     assert "Specialists: none (their buildings give them)." in text
     assert "Great person points (next great person at 67): none yet." in text
-    assert "unit N settle" in text and "policy POLICY" in text  # the orders help
+    assert "unit N settle" in text and "policy P;" in text  # the orders help
 
 
 def test_views_differ_by_role_and_the_full_state_renders_its_mover(game):

@@ -17,11 +17,12 @@ import numpy as np
 from hexarena.games.terranova.contract.judge import TARGET_MASKS
 from hexarena.games.terranova.contract.judge import target_tile as _tile
 from hexarena.games.terranova.contract.moves import buildable_names
-from hexarena.games.terranova.contract.notation import PASS, VERBS, place
+from hexarena.games.terranova.contract.notation import VERBS, place
 from hexarena.games.terranova.contract.orders import FILL
 from hexarena.games.terranova.engine.geometry import COLS
 from hexarena.games.terranova.engine.tables import ROLES, load_tables
 
+NOTHING = "none this turn (builds under way; units without a target in reach stay)"
 MOVES_PER_UNIT = 4  # move orders listed per unit (its best reachable tiles; the view lists all)
 BUILDS_PER_CITY = 6  # builds listed per idle city, cheapest first
 TECHS_LISTED = 5
@@ -120,4 +121,4 @@ def default_text(default: Mapping[str, Any], obs: Mapping[str, Any], opts: Mappi
         who = [q for q in trade.get(key, []) if offers[int(q)]]
         if who:
             out.append(f"{key} {', '.join(ROLES[int(q)] for q in who)}")
-    return "; ".join(out) or PASS
+    return "; ".join(out) or NOTHING

@@ -127,9 +127,10 @@ def religion_lines(obs: Any, me: int, names: Sequence[str], limit: int = 12, ful
         )
         lines.append(f"Faith {faith:.0f}; next: {what} at {stage_cost(obs, me):.0f} faith.")
         choices = np.flatnonzero(tenet_choices(obs, me))
-        if faith < stage_cost(obs, me) and not full:  # nothing to act on yet: names, effects on demand
-            named = ", ".join(tb.tenet_names[t] for t in choices)
-            lines.append(f"Can choose later ({len(choices)}; 'help beliefs' gives their effects): {named}.")
+        cost = stage_cost(obs, me)
+        if faith < cost and not full:  # nothing to act on yet: names when near, effects on demand
+            named = f": {', '.join(tb.tenet_names[t] for t in choices)}" if faith >= cost / 2 else ""
+            lines.append(f"Can choose later ({len(choices)}; 'help beliefs' gives their effects){named}.")
             return lines + _followers(obs, me, names)
         lines.append(f"Can choose ({len(choices)}; the 'tenet' order ranks them):")
         lines += [f"  {_words(tb.tenet_names[t])}: {tenet_effects()[t]}" for t in choices[:limit]]

@@ -45,17 +45,12 @@ DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 # unit categories the text names apart from worker builds (move, attack and caravans have targets)
 NOT_BUILDS = ("move", "settle", "combat", "move_caravan", "send_caravan")
 ORDERS_HELP = (
-    "Orders (separate with ';', names or numbers, any case): research TECH[, TECH...]; "
-    "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
-    "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...); "
-    "policy POLICY[, POLICY...] (adopted when culture allows); "
-    "tenet TENET[, TENET...] (taken when faith allows); "
-    "offer PLAYER: X for Y (e.g. 'offer blue: 5 gold/turn for peace'); accept PLAYER; deny; "
-    "unit N send ROW,COL (a caravan's trade route); unit N relocate ROW,COL. "
-    "Each order is judged on its own (a refused one is reported next turn with why). "
-    "Whatever you leave out follows the default orders shown above; 'pass' takes them all. "
-    "At a terminal, 'map R,C', 'map unit N' or 'map city N' draws the land around, and "
-    "'help beliefs' / 'help policies' give the effects, without spending the turn."
+    "Orders, separated by ';': research TECH; city N build ITEM; city N work R,C[, R,C]; "
+    "unit N move|attack|send|relocate R,C; unit N settle; unit N build IMPROVEMENT; policy P; "
+    "tenet T; offer PLAYER: X for Y; accept PLAYER; deny PLAYER. Each is judged on its own (a "
+    "refused one is reported next turn with why); what you leave out follows the default orders "
+    "above ('pass' takes them all). At a terminal: 'map R,C' / 'map unit N' / 'map city N', "
+    "'help beliefs', 'help policies' (they do not spend the turn)."
 )
 
 
