@@ -161,3 +161,22 @@ def test_the_view_does_not_contradict_itself(game):
     assert re.search(r"pottery 35 \(researching: \d+ done, \d+ turns? left\)", text)
     if "  Building " in text:
         assert "Can build after the " in text and "Can build next" not in text
+
+
+def test_a_contact_made_on_ones_own_move_is_news_at_the_next_turn(game, monkeypatch):
+    """Meeting a city state with one's own unit used to vanish: the facts were taken after the
+    move. The engine's contact is simulated here (city state #0 met by red from its move on)."""
+    from hexarena.games.terranova import adapter
+
+    real = adapter.facts_of
+
+    def met_by_red(state):
+        facts = real(state)
+        facts.met[0, 6] = True
+        return facts
+
+    monkeypatch.setattr(adapter, "facts_of", met_by_red)
+    state = play(game, "unit 0 settle")
+    for _ in range(5):
+        state = play(state, "pass")
+    assert "- You met city state #0." in red_view(state)

@@ -149,7 +149,11 @@ class TerraNovaState(GameState):
         dense, refused, ordered = self._dense(move)
         state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
         facts = list(env.facts)
-        facts[env.player] = facts_of(state)
+        # contacts the mover makes on its own move are news at its next turn: its row of who it has
+        # met stays as it was before the move (taken after, they would never show)
+        after = facts_of(state)
+        after.met[env.player] = np.asarray(env.state.players.have_met)[env.player]
+        facts[env.player] = after
         done_by = list(env.executed_by)
         done_by[env.player] = _to_lists(executed)
         refused_by, defaulted_by = list(env.refused_by), list(env.defaulted_by)
