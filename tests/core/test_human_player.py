@@ -151,3 +151,13 @@ def test_small_world_in_a_real_terminal(tmp_path):
     result = json.loads((tmp_path / "rec" / "result.json").read_text())
     assert result["outcome"]["kind"] == "forfeit" and "red resigned" in result["outcome"]["reason"]
     assert result["invalid"]["red"] == 0 and result["moves"] >= 3
+
+
+def test_a_games_own_look_commands_answer_without_spending_the_turn(monkeypatch):
+    """GameState.look: a game's read-only commands (Terra Nova's maps) answered on the spot."""
+    from hexarena.games.hex.state import HexState
+
+    monkeypatch.setattr(HexState, "look", lambda self, text: "the land around" if text == "map" else None)
+    result, screen = human_vs_script("map\na1\na2\na3\n", ["b1", "b2"])
+    assert "the land around" in screen and result.invalid["red"] == 0
+    assert "Not a move" not in screen
