@@ -76,8 +76,9 @@ def test_a_city_founded_this_turn_takes_its_orders_and_the_view_names_the_defaul
     state = play(game, "unit 0 settle; city 0 build warrior")
     assert "city 0 started warrior" in red_view(state) and "default's choice" not in red_view(state)
     state = play(game, "unit 0 settle")  # no build order: the default's, said to be locked
-    assert "city 0 started settler (the default's choice: you gave it no build order; locked" in red_view(
-        state
+    assert (
+        "city 0 started settler (the default's choice: no build order of yours applied there; locked"
+        in red_view(state)
     )
 
 

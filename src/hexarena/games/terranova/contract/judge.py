@@ -34,10 +34,6 @@ class Judged:
     refused: list[str] = field(default_factory=list)
     founding: list[int] = field(default_factory=list)
 
-    @property
-    def gave_orders(self) -> bool:
-        return bool(self.refused) or any(k not in ("fill",) for k in self.move)
-
 
 def _names(mask: np.ndarray, names: tuple[str, ...]) -> str:
     return ", ".join(names[i] for i in np.flatnonzero(mask))

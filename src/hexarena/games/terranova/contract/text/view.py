@@ -480,7 +480,7 @@ def describe_executed(executed: list, defaulted: tuple[int, ...] = ()) -> str:
         where = f" {tile_text(target)}" if name in TARGETED and target >= 0 else ""
         parts.append(f"unit {slot} {TARGETED.get(name, name)}{where}")
     names = buildable_names()
-    chose = " (the default's choice: you gave it no build order; locked until done)"
+    chose = " (the default's choice: no build order of yours applied there; locked until done)"
     parts += [
         f"city {c} started {names[b]}{chose if c in defaulted else ''}" for c, b in enumerate(built) if b >= 0
     ]
