@@ -181,3 +181,19 @@ def test_a_contact_made_on_ones_own_move_is_news_at_the_next_turn(game, monkeypa
     for _ in range(5):
         state = play(state, "pass")
     assert "- You met city state #0." in red_view(state)
+
+
+def test_a_city_without_production_says_why_and_the_header_names_the_turn_cap(game):
+    from hexarena.games.terranova.contract.text.view import TextView
+    from hexarena.games.terranova.engine.tables import PROD
+
+    state = settled(game)
+    assert "round 1; the game ends after round 30 (its turn cap) unless a victory comes first" in red_view(
+        state
+    )
+    env = state.query_game("red").environment
+    obs = {**env.view, "player_cities": dict(env.view["player_cities"])}
+    obs["player_cities"]["yields"] = np.array(obs["player_cities"]["yields"])
+    obs["player_cities"]["yields"][0, PROD] = 0.0  # a city working only a lake
+    text = "\n".join(TextView(obs, env.options, 0).cities())
+    assert "No production: every build waits until the city works a tile with production" in text
