@@ -203,3 +203,13 @@ def test_help_gives_the_rules_with_every_small_world_race_and_power():
     screen = out.getvalue()
     assert "Amazons (6): Receive 4 extra tokens" in screen and "Wealthy (+4):" in screen
     assert "Commands (never count as attempts)" in screen
+
+
+def test_a_games_own_look_commands_answer_without_spending_the_turn(monkeypatch):
+    """GameState.look: a game's read-only commands (Terra Nova's maps) answered on the spot."""
+    from hexarena.games.hex.state import HexState
+
+    monkeypatch.setattr(HexState, "look", lambda self, text: "the land around" if text == "map" else None)
+    result, screen = human_vs_script("map\na1\na2\na3\n", ["b1", "b2"])
+    assert "the land around" in screen and result.invalid["red"] == 0
+    assert "Not a move" not in screen

@@ -43,7 +43,7 @@ def test_views_hide_the_state_and_other_feedback(game):
     view = s.query_game("green")
     assert view.environment.state is None and view.environment.tracker is None
     assert view.environment.executed is None  # green did not move last
-    assert view.legal_moves() and view.legal_moves()[0] == {}
+    assert view.legal_moves() and view.format_move(view.legal_moves()[0]) == "pass"
 
 
 def test_dense_moves_and_rejections(game):

@@ -20,7 +20,7 @@ def test_a_person_plays_three_rounds_through_the_cli(tmp_path):
     assert result.exit_code == 0, screen[-3000:]
     assert "did you mean pottery?" in screen and "unknown unit action 'setle'" in screen
     assert screen.count("Not a move (this does not count)") == 2
-    assert 'red: {"fill": "heuristic", "tech": ["pottery"]' in screen  # the person's own move, in full
+    assert "red: research pottery; unit 0 settle" in screen  # the person's own move, as orders
     assert "blue: took its turn" in screen and "blue: {" not in screen  # a bot's, as rivals see it
     record = json.loads((tmp_path / "rec" / "result.json").read_text())
     assert record["invalid"]["red"] == 0 and record["outcome"]["reason"].startswith("turn cap 3")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -306,3 +307,44 @@ def test_city_panel_opens_from_the_cities_table_and_the_map(open_record, screens
     page.keyboard.press("Home")  # back to the position before the religion: the panel follows the step
     assert "blue 1" not in page.text_content("#pick")
     page.screenshot(path=str(tmp_path / "city-panel-map.png"))
+
+
+def test_screens_open_wide_and_the_move_log_reads_as_orders(open_record, tmp_path):
+    """Issue 26: a match played through `hexarena play` (a person's orders, a bot's preferences):
+    the move log and the status line show orders with (row, col) places, never JSON; the 4X
+    screens open wide over the map (the tech tree whole, the tables unwrapped), Esc closes them."""
+    from typer.testing import CliRunner
+
+    from hexarena.cli import app
+
+    out = tmp_path / "rec"
+    args = ["play", "terranova", "--players", "human" + ",heuristic" * 5, "--seed", "2", "--quiet"]
+    answers = "research pottery; unit 0 settle; city 0 build warrior; accept purple\npass\n"
+    result = CliRunner().invoke(app, [*args, "-p", "turn_cap=2", "--out", str(out)], input=answers)
+    assert result.exit_code == 0, result.output[-2000:]
+    page = open_record(out)
+    moves = page.locator("#log .entry .move").all_text_contents()
+    assert len(moves) >= 12 and not any("{" in m or '"' in m for m in moves), moves
+    assert moves[0] == "research pottery; accept purple; unit 0 settle; city 0 build warrior"
+    assert "city 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 build " in moves[1]  # one ranking for every slot, said once
+    assert re.search(r"unit \d+ (move|settle)", moves[1])  # a bot's preferences, summarised as orders
+    page.locator("#log .entry[data-step='1']").click()
+    assert "research pottery" in page.text_content("#status") and "{" not in page.text_content("#status")
+    page.keyboard.press("End")
+    narrow = page.locator("#screens-sec").bounding_box()
+    page.click("#screens-wide")
+    wide = page.locator("#screens-sec").bounding_box()
+    assert "wide" in page.get_attribute("#screens-sec", "class") and wide["width"] > 3 * narrow["width"]
+    tree, wrap = page.locator("svg.techtree").bounding_box(), page.locator(".techtree-wrap").bounding_box()
+    assert wrap["height"] >= tree["height"]  # the whole tree, no inner scroll
+    page.screenshot(path=str(tmp_path / "wide-techtree.png"))
+    page.click("#screen-tabs .tab:has-text('Victory')")
+    rows = page.locator("#screen table tr")
+    heights = {round(rows.nth(i).bounding_box()["height"]) for i in range(rows.count())}
+    assert max(heights) < 30  # one line a row: no cell wraps
+    page.screenshot(path=str(tmp_path / "wide-victory.png"))
+    page.click("#screen-tabs .tab:has-text('Demographics')")
+    assert page.locator("svg.plot").first.bounding_box()["width"] > 400
+    page.screenshot(path=str(tmp_path / "wide-demographics.png"))
+    page.keyboard.press("Escape")
+    assert "wide" not in (page.get_attribute("#screens-sec", "class") or "")

@@ -289,6 +289,12 @@ class GameState(ABC):
         """
         return None
 
+    def look(self, text: str) -> str | None:
+        """The answer to one of the game's own read-only commands (a local map, a help topic), or
+        None when ``text`` is no such command; looking never spends the turn (a person's
+        terminal tries it before reading a move)."""
+        return None
+
     def move_note(self, move: Move) -> str:
         """A short note on what a legal move would do (where it leads), shown after it in lists."""
         return ""

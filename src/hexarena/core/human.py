@@ -10,6 +10,9 @@ Each turn shows the board once, then the legal moves grouped by kind on a few li
 ``quit``            resign (asks for confirmation); so does Ctrl-D (end of input), and where
                     the input has ended for good (a closed pipe), the player resigns
 
+and the game's own read-only commands (:meth:`~hexarena.core.contract.GameState.look`: Terra
+Nova's ``map 21,32`` or ``help beliefs``).
+
 A move is typed as text or by its number in ``moves``. Text the game cannot read is answered on
 the spot and asked again (a typo never costs an attempt); a readable move the rules reject goes
 to the manager and counts, and the player is warned before the last attempt.
@@ -75,7 +78,10 @@ class HumanPlayer(Player):
             command = command.lower()
             if not text:
                 continue
-            if command in ("help", "?", "h"):
+            answer = view.look(text)
+            if answer is not None:  # the game's own commands: a map, a help topic
+                self._say(answer)
+            elif command in ("help", "?", "h"):
                 self._say(f"{view.rules_summary}\n\n{HELP}\nMoves in {view.name}: {view.move_syntax}.")
                 examples = view.move_examples()
                 if examples:

@@ -68,11 +68,16 @@ def test_religion_section_of_the_text_view(game):
     section = text[text.index("== Religion ==") : text.index("== Cities ==")]
     assert "Your tenets: god king (pantheon)." in section
     assert "Faith 40; next: founding a religion (a founder and two followers) at 134 faith." in section
-    assert "Can choose (31; the 'tenet' order ranks them):" in section  # 11 founders free + 20 followers
-    assert "  church property: +1 gold, +1 faith per city following it" in section
-    assert "tithe:" not in section  # blue's
+    # 40 of 134 faith: nothing to act on yet, so the names, and their effects one command away
+    assert (
+        "Can choose later (31; 'help beliefs' gives their effects)." in section
+    )  # 11 founders + 20 followers
+    assert "tithe" not in section  # blue's
+    beliefs = dataclasses.replace(game, environment=env).query_game("red").look("help beliefs")
+    assert "Can choose (31; the 'tenet' order ranks them):" in beliefs
+    assert "  church property: +1 gold, +1 faith per city following it" in beliefs and "tithe" not in beliefs
     assert "Followers in city" not in section  # nobody follows a religion yet
-    assert "tenet TENET" in text
+    assert "tenet T;" in text
 
 
 def test_tenet_orders_through_the_manager(tmp_path):
@@ -92,6 +97,6 @@ def test_tenet_orders_through_the_manager(tmp_path):
     assert result.invalid["red"] == 1
     events = [json.loads(line) for line in (tmp_path / "turns.jsonl").read_text().splitlines()]
     message = next(e["message"] for e in events if e.get("role") == "red" and e.get("message"))
-    assert "tenet tithe: none can be taken" in message and "god_king" in message
+    assert "tenet tithe (none can be taken now" in message and "god_king" in message
     accepted = next(e for e in events if e.get("event") == "move" and e.get("role") == "red")
     assert accepted["move"]["tenet"] == ["harvest_festival", "god_king"]

@@ -111,6 +111,9 @@ def play(rounds: int, seed: int = 5) -> tuple[hexarena.GameState, int, str]:
         answer = orders_from_text(text) if role == "red" else text
         reports = ("Your last move did:", "Caravans:", "Deals (")
         did += [line for line in text.splitlines() if line.startswith(reports) or "Deal agreed" in line]
+        assert "Refused:" not in text, (
+            f"round {state.rounds_played()}: an order built from the text was refused"
+        )
         if role == "red" and re.search(r"\b(offer|accept) ", answer):
             did.append(f"Trade orders: {answer}")
         nxt = state.apply(state.parse_move(answer))

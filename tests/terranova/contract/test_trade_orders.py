@@ -4,11 +4,14 @@ text offer played through the adapter."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
-from hexarena.core.errors import IllegalMoveError, MoveParseError
-from hexarena.games.terranova.contract.orders import check_orders, parse_orders
+from hexarena.core.errors import MoveParseError
+from hexarena.games.terranova.contract.judge import judge
+from hexarena.games.terranova.contract.orders import parse_orders
 from hexarena.games.terranova.contract.text.news import Facts, trade_news
 from hexarena.games.terranova.contract.text.trade import trade_section
 from hexarena.games.terranova.engine.rules import trade
@@ -48,13 +51,19 @@ def test_caravan_orders_parse():
         ("offer blue 5 gold", "write an offer as 'offer PLAYER: ITEM for ITEM'"),
         ("offer teal: peace for peace", "unknown player 'teal'"),
         ("accept", "accept whose offer?"),
-        ("offer blue: peace for peace; offer red: peace for peace", "one trade offer per turn"),
     ],
 )
 def test_bad_trade_orders_name_the_order(text, message):
     with pytest.raises(MoveParseError, match=message) as err:
         parse_orders(text)
     assert "order '" in str(err.value)
+
+
+def test_a_second_offer_in_a_turn_is_refused_alone():
+    move = parse_orders("offer blue: peace for peace; offer red: peace for peace")
+    assert move["trade"]["to"] == [1] and move["unread"] == [
+        ["offer red: peace for peace", "one trade offer per turn"]
+    ]
 
 
 def _obs_opts(offers=None):
@@ -80,9 +89,9 @@ def _obs_opts(offers=None):
     [
         (
             "offer green: embassy for embassy",
-            r"green cannot take an offer now \(you have not met green yet\)",
+            r"green cannot take an offer now: you have not met green yet",
         ),
-        ("offer red: embassy for embassy", r"red cannot take an offer now \(that is you\)"),
+        ("offer red: embassy for embassy", r"red cannot take an offer now: that is you"),
         ("offer yellow: embassy for embassy", "yellow has no free ledger slot or nothing it could give you"),
         ("offer blue: silk for embassy", "you cannot give silk now"),
         ("offer blue: embassy for peace", "blue cannot give peace now"),
@@ -91,22 +100,28 @@ def _obs_opts(offers=None):
 )
 def test_trade_orders_checked_against_the_options(text, message):
     obs, opts = _obs_opts()
-    with pytest.raises(IllegalMoveError, match=message):
-        check_orders(parse_orders(text), obs, opts, 0)
+    judged = judge(parse_orders(text), obs, opts, 0)
+    assert "trade" not in judged.move and re.search(message, judged.refused[0])
 
 
 def test_an_offer_with_a_full_ledger_says_so():
     obs, opts = _obs_opts()
     obs["trade_length_ledger"] = np.full(10, 3)
-    with pytest.raises(IllegalMoveError, match=r"your ledger is full \(10 running deals\)"):
-        check_orders(parse_orders("offer yellow: embassy for embassy"), obs, opts, 0)
+    judged = judge(parse_orders("offer yellow: embassy for embassy"), obs, opts, 0)
+    assert "your ledger is full (10 running deals)" in judged.refused[0]
 
 
 def test_legal_trade_orders_pass_the_check():
     offers = np.full((6, 2), -1)
     offers[1] = [SILK, trade.GOLD_PER_TURN]
     obs, opts = _obs_opts(offers)
-    check_orders(parse_orders("offer blue: embassy for silk; accept blue"), obs, opts, 0)
+    judged = judge(parse_orders("offer blue: embassy for silk; accept blue"), obs, opts, 0)
+    assert not judged.refused and judged.move["trade"] == {
+        "to": [1],
+        "offer": ["embassy"],
+        "ask": ["silk"],
+        "accept": [1],
+    }
 
 
 def test_text_section_and_news():

@@ -23,7 +23,12 @@ from hexarena.core.rng import derive_seed
 from hexarena.games.terranova.bots.heuristic import default_orders
 from hexarena.games.terranova.contract import compiled, orders
 from hexarena.games.terranova.contract import moves as tn_moves
+from hexarena.games.terranova.contract.judge import judge
+from hexarena.games.terranova.contract.menu import default_text, legal_orders
+from hexarena.games.terranova.contract.notation import move_text
+from hexarena.games.terranova.contract.text.mapview import USAGE, is_map_command, map_command
 from hexarena.games.terranova.contract.text.news import facts_of, news
+from hexarena.games.terranova.contract.text.religion import religion_lines
 from hexarena.games.terranova.contract.text.view import ORDERS_HELP, TextView, describe_executed
 from hexarena.games.terranova.engine.mapgen import generate
 from hexarena.games.terranova.engine.observe import Tracker
@@ -74,6 +79,10 @@ class TerraNovaEnv:
     options: dict[str, Any] | None = None  # the viewer's options this turn (options.py), in a view
     news: tuple[str, ...] = ()  # what happened since the viewer's last turn, in a view
     victory: int = 0  # the kind of victory that ended the game (victory.VICTORIES), 0 none
+    refused_by: tuple = ((),) * len(ROLES)  # each player's orders refused in its last move, with why
+    defaulted_by: tuple = ((),) * len(ROLES)  # cities whose last build start the default chose
+    refused: tuple[str, ...] = ()  # the viewer's, in a view
+    defaulted: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,12 +94,13 @@ class TerraNovaState(GameState):
         "Terra Nova, a Civilization V-style game for six players on a 42 x 66 hex map that wraps "
         "east-west. Each player starts with a settler and a warrior, founds cities, works tiles, "
         "grows, researches technologies, builds buildings, wonders and units, improves land with "
-        "workers and fights with the Civ V combat formula. A move is a preference order: for each "
-        "endpoint the best legal option is executed (technology, each unit's action and target, each "
-        "city's worked tiles and build). Write moves as text orders separated by ';', e.g. "
-        "'research pottery; city 0 build warrior; unit 1 move 12,40; unit 0 settle' (anything left "
-        "out follows the default, the heuristic bot's choice; 'pass' leaves everything to it), or as "
-        'JSON, e.g. {"tech": ["pottery"], "units": {"0": {"category": "settle"}}}. '
+        "workers and fights with the Civ V combat formula. Write a move as text orders separated by "
+        "';', e.g. 'research pottery; unit 0 settle; city 0 build warrior; unit 1 move 12,40' (the "
+        "city a settle order founds takes orders in the same turn). Each order is judged on its own: "
+        "a refused one is reported with why in your next view, and the move fails only if none could "
+        "be carried out. What you leave out follows the default orders the view shows (the heuristic "
+        "bot's); 'pass' (or {}) takes them all. JSON preferences work too, e.g. "
+        '{"tech": ["pottery"], "units": {"0": {"category": "settle"}}}. '
         "Score: 0.6 per city, citizen and owned tile, 1 per world wonder and per technology beyond the "
         "first. The game ends at the turn cap or by a victory: science (every spaceship part built), "
         "domination (every rival capital sacked), culture (tourism on each rival above its lifetime "
@@ -100,9 +110,10 @@ class TerraNovaState(GameState):
     bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bots.heuristic:HeuristicPlayer"}
     move_syntax: ClassVar[str] = (
         "orders separated by ';', e.g. 'research writing; city 0 build granary; unit 3 move 12,40; "
-        "unit 4 settle' (what you leave out, the heuristic bot decides), or one JSON object of "
+        "unit 4 settle' (each order judged on its own; what you leave out, the default decides: "
+        "'pass' or {} leaves it all to the default), or one JSON object of "
         'preferences, every key optional, e.g. {"tech": ["pottery"]}, '
-        '{"units": {"0": {"category": "settle"}}}, {"build": {"0": ["warrior"]}}, or {} to pass'
+        '{"units": {"0": {"category": "settle"}}}, {"build": {"0": ["warrior"]}}'
     )
 
     @classmethod
@@ -135,12 +146,27 @@ class TerraNovaState(GameState):
 
     def advance(self, move: Move) -> TerraNovaEnv:
         env: TerraNovaEnv = self.environment
-        dense = self._dense(move)
+        dense, refused, ordered = self._dense(move)
         state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
         facts = list(env.facts)
-        facts[env.player] = facts_of(state)
+        # contacts the mover makes on its own move are news at its next turn: its row of who it has
+        # met stays as it was before the move (taken after, they would never show)
+        after = facts_of(state)
+        after.met[env.player] = np.asarray(env.state.players.have_met)[env.player]
+        facts[env.player] = after
         done_by = list(env.executed_by)
         done_by[env.player] = _to_lists(executed)
+        refused_by, defaulted_by = list(env.refused_by), list(env.defaulted_by)
+        started = done_by[env.player][5][1]
+        if ordered is not None:  # an order-form move: say which builds the default chose
+            names = tn_moves.buildable_names()
+            for c, items in ordered.items():
+                if started[c] >= 0 and names[started[c]] not in items:
+                    refused.append(f"city {c} build {', '.join(items)} (none could be started there)")
+            defaulted_by[env.player] = tuple(c for c, b in enumerate(started) if b >= 0 and c not in ordered)
+        else:
+            defaulted_by[env.player] = ()
+        refused_by[env.player] = tuple(refused)
         return TerraNovaEnv(
             player=int(state.player),
             turn=int(state.turn),
@@ -154,25 +180,33 @@ class TerraNovaState(GameState):
             tracker=tracker,
             facts=tuple(facts),
             victory=int(state.victory),
+            refused_by=tuple(refused_by),
+            defaulted_by=tuple(defaulted_by),
         )
 
-    def _dense(self, move: Move) -> tuple:
-        """The preference tuple of a move; orders (``"fill": "heuristic"``) are checked against the
-        mover's options and completed with the heuristic bot's preferences (see :mod:`.orders`)."""
+    def _dense(self, move: Move) -> tuple[tuple, list[str], dict[int, list[str]] | None]:
+        """The preference tuple of a move, its refused orders and, for an order-form move, the
+        build items it ordered per city. An order-form move (``"fill": "heuristic"``, and ``{}``,
+        which passes) is judged order by order against the mover's options (:mod:`.judge`) and
+        completed with the default's preferences; it fails only when it gave orders and every one
+        was refused."""
         plain = thaw(move)
+        if plain == {}:
+            plain = {"fill": orders.FILL}
         if not (isinstance(plain, dict) and "fill" in plain):
-            return tn_moves.to_dense(plain)
-        fill = plain.pop("fill")
-        if fill != orders.FILL:
-            raise IllegalMoveError(f"unknown fill {fill!r}; the one default is {orders.FILL!r}")
+            return tn_moves.to_dense(plain), [], None
+        if plain["fill"] != orders.FILL:
+            raise IllegalMoveError(f"unknown fill {plain['fill']!r}; the one default is {orders.FILL!r}")
         env: TerraNovaEnv = self.environment
         obs, opts = self._view_of(env.player)
-        orders.check_orders(plain, obs, opts, env.player)
-        work = orders.work_slots(plain, obs, env.player)
-        plain.pop("work_tiles", None)
-        plain["work"] = {**plain.get("work", {}), **work}
+        judged = judge(plain, obs, opts, env.player)
+        kept = judged.move
+        kept.pop("fill")
+        if judged.refused and not kept:
+            raise IllegalMoveError("no order could be carried out: " + "; ".join(judged.refused))
         default = default_orders(obs, env.player, opts)
-        return tn_moves.to_dense(orders.with_defaults(plain, default))
+        ordered = {int(c): list(items) for c, items in kept.get("build", {}).items()}
+        return tn_moves.to_dense(orders.with_defaults(kept, default)), judged.refused, ordered
 
     def _view_of(self, me: int) -> tuple[dict[str, Any], dict[str, Any]]:
         env: TerraNovaEnv = self.environment
@@ -191,6 +225,8 @@ class TerraNovaState(GameState):
         if not isinstance(text, str):
             raise self.unreadable(text, f"expected text, got {type(text).__name__}")
         body = text.strip().strip("`").strip()
+        if body.replace(" ", "") == "{}":
+            return freeze({"fill": orders.FILL})  # the documented pass: the same move as 'pass'
         if body.startswith(("{", "[")) or not body or body == "null":
             move = GameState.parse_move(self, text)  # slots dataclass: no zero-argument super()
             if not isinstance(move, FrozenMap | tuple):
@@ -250,6 +286,8 @@ class TerraNovaState(GameState):
             options=opts,
             news=tuple(news(env.facts[me], now, me, seen)),
             victory=env.victory,
+            refused=env.refused_by[me],
+            defaulted=env.defaulted_by[me],
         )
 
     def _view(self, role: str | None) -> TerraNovaEnv:
@@ -263,12 +301,36 @@ class TerraNovaState(GameState):
         return FrozenMap()
 
     def legal_moves(self) -> tuple[Move, ...]:
+        """Pass, then single orders of every kind the player may give now (:mod:`.menu`)."""
         if self.validate_game() is not None:
             return ()
         view = self._view(self.roles[0])
-        return tuple(
-            FrozenMap(m) if isinstance(m, dict) else m for m in tn_moves.menu(view.view, view.viewer)
-        )
+        ranked = TextView(view.view, view.options, view.viewer).reach_ranked
+        return tuple(freeze(m) for m in legal_orders(view.view, view.options, view.viewer, ranked))
+
+    def look(self, text: str) -> str | None:
+        """``map R,C`` / ``map unit N`` / ``map city N`` (a local map) and ``help beliefs`` /
+        ``help policies`` (what the view shows by name only until it can be acted on)."""
+        words = text.strip().lower().split()
+        if not words or self.validate_game() is not None:
+            return None
+        env: TerraNovaEnv = self._view(self.viewer or self.roles[0])
+        if is_map_command(text):
+            return map_command(text, env.view, env.viewer)
+        if words[0] == "help" and len(words) == 2:
+            view = TextView(env.view, env.options, env.viewer)
+            if words[1] in ("beliefs", "tenets", "religion", "pantheons"):
+                return "\n".join(religion_lines(env.view, env.viewer, ROLES, limit=200, full=True))
+            if words[1] in ("policies", "policy"):
+                return "\n".join(view.adoptable(full=True))
+            if words[1] in ("map", "maps"):
+                return USAGE
+        return None
+
+    def format_move(self, move: Move) -> str:
+        """A move in the orders' notation (:mod:`.notation`): an order-form move reads back as
+        itself; a preference move is summarised by its first choices."""
+        return move_text(move)
 
     def describe_move(self, move: Move) -> str:
         """Other civilizations see the effects on the map, not the mover's choices."""
@@ -278,14 +340,23 @@ class TerraNovaState(GameState):
         env: TerraNovaEnv = self._view(role or self.viewer)
         me = env.viewer
         header = [
-            f"Terra Nova, round {env.turn} of {env.turn_cap}. You are {ROLES[me]} (player {me}); "
-            f"{ROLES[env.player]} to move.",
+            f"Terra Nova, round {env.turn}; the game ends after round {env.turn_cap} (its turn cap) "
+            f"unless a victory comes first. You are {ROLES[me]} (player {me}); {ROLES[env.player]} to move.",
             "Scores: " + ", ".join(f"{r} {s:.1f}" for r, s in zip(ROLES, env.scores, strict=True)) + ".",
         ]
         footer = []
         if env.executed is not None:
-            footer.append("Your last move did: " + describe_executed(env.executed) + ".")
+            did = describe_executed(env.executed, env.defaulted)
+            refused = f" Refused: {'; '.join(env.refused)}." if env.refused else ""
+            footer.append(f"Your last move did: {did}.{refused}")
         outcome = self.validate_game()
+        if outcome is None and me == env.player:
+            default = default_orders(env.view, me, env.options)
+            footer.append(
+                "Default orders (what 'pass' or {} does; any endpoint you leave out follows them): "
+                + default_text(default, env.view, env.options, me)
+                + "."
+            )
         footer.append(f"Game over: {outcome.reason}." if outcome else f"To move: {self.roles[0]}.")
         footer.append(ORDERS_HELP)
         return TextView(env.view, env.options, me).render(header, list(env.news), footer)

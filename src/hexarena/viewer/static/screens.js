@@ -36,8 +36,20 @@ function screensChanged(snap) {
   return !same;
 }
 
+/** Open or close the screens wide, as a modal over the map (the sidebar squeezes a tech tree,
+ * a victory table or a plot into 380 px); Esc closes it. */
+function setScreensWide(on) {
+  const sec = document.getElementById("screens-sec");
+  sec.classList.toggle("wide", on);
+  document.getElementById("screens-wide").textContent = on ? "✕ close" : "⤢ wide";
+}
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && document.getElementById("screens-sec")?.classList.contains("wide")) setScreensWide(false);
+});
+
 function renderScreens(snap) {
   const sec = document.getElementById("screens-sec");
+  document.getElementById("screens-wide").onclick = () => setScreensWide(!sec.classList.contains("wide"));
   const screens = screensOf(snap);
   sec.hidden = !screens.length;
   if (!screens.length) return;

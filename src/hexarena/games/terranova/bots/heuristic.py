@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.core.contract import GameState
+from hexarena.core.frozen import thaw
 from hexarena.core.players import RandomPlayer, Reply, SeededPlayer
 from hexarena.games.terranova.bots.caravans import caravan_order, wants_caravan
 from hexarena.games.terranova.bots.religion import tenet_order
@@ -102,7 +103,9 @@ class HeuristicPlayer(SeededPlayer):
 
 def game_against_random(seed: int, rounds: int) -> GameState:
     """A seeded game of this bot (red, seat 0) against five uniform random players, played to its
-    end after ``rounds`` rounds (``python -m benchmarks terranova_bot`` plays 50 of them)."""
+    end after ``rounds`` rounds (``python -m benchmarks terranova_bot`` plays 50 of them). A legal
+    move is one order with the default for the rest; a random player here gives its one order
+    alone (the rest scoring zero), so the baseline stays random rather than the default's."""
     import hexarena  # the registry imports the adapter, which imports this module
 
     state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
@@ -114,7 +117,10 @@ def game_against_random(seed: int, rounds: int) -> GameState:
         player.reset((role,), seed)
     while not state.is_over():
         role = state.roles[0]
-        state = state.apply(players[role].act(state.query_game(role)).move)
+        move = players[role].act(state.query_game(role)).move
+        if role != state.all_roles()[0]:
+            move = {k: v for k, v in thaw(move).items() if k != "fill"} or {"tech": []}
+        state = state.apply(move)
         if state.message is not None:
             raise RuntimeError(f"the {role} player's move was refused: {state.message}")
     return state

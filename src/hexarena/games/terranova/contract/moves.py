@@ -33,7 +33,7 @@ import numpy as np
 from hexarena.core.contract import quote_reply
 from hexarena.core.errors import IllegalMoveError
 from hexarena.core.frozen import thaw
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES, ROWS, neighbors
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.engine.rules.trade import ACCEPT, N_ITEMS, item_names
 from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, N_CITIZENS, map_shapes
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS, N_PLAYERS
@@ -272,31 +272,3 @@ def _check_orders_form(move: Mapping[str, Any]) -> None:
 def _names(values: Any, what: str) -> None:
     if not all(isinstance(v, str) for v in values):
         raise IllegalMoveError(f"{what} orders name their items, got {values!r}")
-
-
-def menu(obs: Mapping[str, Any], me: int) -> tuple[dict[str, Any], ...]:
-    """A small menu of sparse moves for players that choose from a list (every move is legal:
-    the resolver falls back down the preferences). Built from the player's observation only."""
-    tb = load_tables()
-    moves: list[dict[str, Any]] = [{}]
-    known = np.asarray(obs["technologies"]) > 0
-    open_techs = np.flatnonzero(~known & np.all(~tb.tech_prereq | known, axis=1))
-    moves += [{"tech": [tb.tech_names[t]]} for t in open_techs[:6]]
-    kinds = np.asarray(obs["units"]["unit_type"])[me]
-    rowcol = np.asarray(obs["units"]["unit_rowcol"])[me]
-    nb = neighbors()
-    for slot in np.flatnonzero(kinds > 0)[:6]:
-        tile = int(rowcol[slot, 0] * COLS + rowcol[slot, 1])
-        allowed = np.flatnonzero(tb.unit_categories[kinds[slot]])
-        for cat in allowed[:4]:
-            if tb.category_names[cat] in ("move", "combat"):
-                for t in nb[tile][nb[tile] >= 0][:3]:
-                    order = {"category": tb.category_names[cat], "target": int(t)}
-                    moves.append({"units": {str(slot): order}})
-            else:
-                moves.append({"units": {str(slot): {"category": tb.category_names[cat]}}})
-    cities = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[me] > 0)
-    for c in cities[:3]:
-        for item in ("worker", "warrior", "settler", "monument", "granary", "library"):
-            moves.append({"build": {str(c): [item]}})
-    return tuple(moves)

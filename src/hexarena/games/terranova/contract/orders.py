@@ -30,10 +30,11 @@ slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 =====================================  =====================================================
 
 :func:`parse_orders` turns the text into the sparse JSON move of :mod:`.moves` with
-``"fill": "heuristic"``. Such a move is checked against the player's options when it is played
-(an impossible order is an error naming it, not silently dropped) and every endpoint it does not
-mention (the technology, a unit, a city) gets the heuristic bot's preferences
-(:class:`~.bot.HeuristicPlayer`), so a player gives only the orders it cares about.
+``"fill": "heuristic"``. When it is played, each order is judged on its own (:mod:`.judge`): the
+ones the player can carry out are kept, the others are refused with what they lack and reported
+in the player's next view; every endpoint the move does not mention (the technology, a unit, a
+city) gets the heuristic bot's preferences (:func:`~.bots.heuristic.default_orders`), so a player
+gives only the orders it cares about, and ``pass`` (or ``{}``) leaves everything to the default.
 A policy order must name a policy adoptable now (the text view's "Can adopt now"); it is kept as
 the preference until the culture reserves reach the cost. A tenet order must name at least one
 tenet of the player's next religious stage that nobody holds (the text view's religion section); it
@@ -48,12 +49,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from hexarena.core.contract import quote_reply
-from hexarena.core.errors import IllegalMoveError, MoveParseError
-from hexarena.games.terranova.contract.text.religion import tenet_choices
-from hexarena.games.terranova.engine.geometry import COLS, ROWS, tile_text, work_area
+from hexarena.core.errors import MoveParseError
+from hexarena.games.terranova.engine.geometry import COLS, ROWS
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.engine.tables import load_tables
 
@@ -132,62 +130,73 @@ def _places(text: str, order: str) -> list[list[int]]:
 
 def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None) -> dict[str, Any]:
     """The sparse move (``"fill": "heuristic"``) of a text of orders; MoveParseError names a bad one
-    (an unknown policy with the policies ``adoptable()`` now, when the caller can say)."""
-    from hexarena.games.terranova.contract.moves import buildable_names
-
-    tb = load_tables()
+    (an unknown policy with the policies ``adoptable()`` now, when the caller can say). An order
+    that cannot be read is kept with its reason under ``"unread"`` and reported as refused, as long
+    as another order of the text could be read; when none could, the text is no move at all."""
     move: dict[str, Any] = {"fill": FILL}
     orders = [o.strip() for o in re.split(r"[;\n]", text) if o.strip()]
     if not orders:
         raise MoveParseError("no orders given (an empty move is '{}' or 'pass')")
+    unread: list[list[str]] = []
     for order in orders:
-        words = order.replace(":", " ").split()
-        verb = words[0].lower()
-        if verb in ("pass", "end", "done", "default", "defaults"):
-            continue
-        if verb in POLICY_VERBS:
-            move["policy"] = _policies(words[1:], order, adoptable)
-            continue
-        if verb in TENET_VERBS:
-            names = _split_list(" ".join(words[1:]))
-            if not names:
-                raise MoveParseError(f"order {quote_reply(order)}: which tenet? (see the religion section)")
-            move["tenet"] = [lookup(n, tb.tenet_names, "tenet", order) for n in names]
-            continue
-        if verb in TRADE_VERBS:
-            _trade_order(move.setdefault("trade", {}), verb, order)
-            continue
-        if verb in ("research", "tech", "techs", "study"):
-            names = _split_list(" ".join(words[1:]))
-            if not names:
-                raise MoveParseError(f"order {quote_reply(order)}: research what?")
-            move["tech"] = [lookup(n, tb.tech_names, "technology", order) for n in names]
-        elif verb == "city" and len(words) >= 3:
-            slot = _slot(words[1], MAX_CITIES, "the city", order)
-            action, rest = words[2].lower(), " ".join(words[3:])
-            if action in ("build", "produce", "make", "train"):
-                items = _split_list(rest)
-                if not items:
-                    raise MoveParseError(f"order {quote_reply(order)}: build what?")
-                move.setdefault("build", {})[slot] = [
-                    lookup(i, buildable_names(), "item", order) for i in items
-                ]
-            elif action in ("work", "tiles", "works"):
-                move.setdefault("work_tiles", {})[slot] = _places(rest, order)
-            else:
-                raise MoveParseError(
-                    f"order {quote_reply(order)}: a city can 'build' or 'work', not {action!r}"
-                )
-        elif verb == "unit" and len(words) >= 3:
-            slot = _slot(words[1], MAX_UNITS, "the unit", order)
-            move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
-        else:
-            raise MoveParseError(
-                f"order {quote_reply(order)} not understood: orders start with research, policy, tenet, "
-                "offer, accept, deny, city N or unit N "
-                "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
-            )
+        try:
+            _read(order, move, adoptable)
+        except MoveParseError as err:
+            unread.append([order, str(err).removeprefix(f"order {quote_reply(order)}: ")])
+    if unread and len(unread) == len(orders):
+        raise MoveParseError("; ".join(f"order {quote_reply(o)}: {why}" for o, why in unread))
+    if unread:
+        move["unread"] = unread
     return move
+
+
+def _read(order: str, move: dict[str, Any], adoptable: Callable[[], Sequence[str]] | None) -> None:
+    """Add one order to ``move`` (MoveParseError names what could not be read)."""
+    from hexarena.games.terranova.contract.moves import buildable_names
+
+    tb = load_tables()
+    words = order.replace(":", " ").split()
+    verb = words[0].lower()
+    if verb in ("pass", "end", "done", "default", "defaults"):
+        return
+    if verb in POLICY_VERBS:
+        move["policy"] = _policies(words[1:], order, adoptable)
+        return
+    if verb in TENET_VERBS:
+        names = _split_list(" ".join(words[1:]))
+        if not names:
+            raise MoveParseError(f"order {quote_reply(order)}: which tenet? (see the religion section)")
+        move["tenet"] = [lookup(n, tb.tenet_names, "tenet", order) for n in names]
+        return
+    if verb in TRADE_VERBS:
+        _trade_order(move.setdefault("trade", {}), verb, order)
+        return
+    if verb in ("research", "tech", "techs", "study"):
+        names = _split_list(" ".join(words[1:]))
+        if not names:
+            raise MoveParseError(f"order {quote_reply(order)}: research what?")
+        move["tech"] = [lookup(n, tb.tech_names, "technology", order) for n in names]
+    elif verb == "city" and len(words) >= 3:
+        slot = _slot(words[1], MAX_CITIES, "the city", order)
+        action, rest = words[2].lower(), " ".join(words[3:])
+        if action in ("build", "produce", "make", "train"):
+            items = _split_list(rest)
+            if not items:
+                raise MoveParseError(f"order {quote_reply(order)}: build what?")
+            move.setdefault("build", {})[slot] = [lookup(i, buildable_names(), "item", order) for i in items]
+        elif action in ("work", "tiles", "works"):
+            move.setdefault("work_tiles", {})[slot] = _places(rest, order)
+        else:
+            raise MoveParseError(f"order {quote_reply(order)}: a city can 'build' or 'work', not {action!r}")
+    elif verb == "unit" and len(words) >= 3:
+        slot = _slot(words[1], MAX_UNITS, "the unit", order)
+        move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
+    else:
+        raise MoveParseError(
+            f"order {quote_reply(order)} not understood: orders start with research, policy, tenet, "
+            "offer, accept, deny, city N or unit N "
+            "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
+        )
 
 
 def _policies(words: list[str], order: str, adoptable: Callable[[], Sequence[str]] | None) -> list[str]:
@@ -271,133 +280,7 @@ def _unit_order(words: list[str], order: str) -> dict[str, Any]:
     return {"category": lookup(f"{action} {rest}", builds, "unit action", order)}
 
 
-# -- checking against the options and filling the rest ----------------------------------------
-def _tile(target: Any) -> int:
-    if isinstance(target, (list, tuple)):
-        return int(target[0]) * COLS + int(target[1])
-    return int(target)
-
-
-def check_orders(move: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any], me: int) -> None:
-    """Raise IllegalMoveError naming the first order the player cannot carry out this turn."""
-    from hexarena.games.terranova.contract.moves import buildable_names
-
-    tb = load_tables()
-    if "tech" in move and not any(
-        opts["techs"][tb.tech_names.index(t)] for t in move["tech"] if t in tb.tech_names
-    ):
-        legal = ", ".join(tb.tech_names[t] for t in np.flatnonzero(opts["techs"]))
-        raise IllegalMoveError(
-            f"research {', '.join(move['tech'])}: none can be researched now (can: {legal})"
-        )
-    if "policy" in move and not any(opts["policies"][tb.policy(p)] for p in move["policy"]):
-        legal = ", ".join(tb.policy_names[p] for p in np.flatnonzero(opts["policies"]))
-        raise IllegalMoveError(
-            f"policy {', '.join(move['policy'])}: not adoptable now (adoptable now: {legal or 'none'}; "
-            "a policy needs its tree's era and the policies before it in the tree)"
-        )
-    if "tenet" in move:
-        choices = tenet_choices(obs, me)
-        if not any(choices[tb.tenet(t)] for t in move["tenet"] if t in tb.tenet_names):
-            can = ", ".join(tb.tenet_names[t] for t in np.flatnonzero(choices))
-            raise IllegalMoveError(
-                f"tenet {', '.join(move['tenet'])}: none can be taken (can choose: {can or 'none'}; "
-                "a tenet belongs to one player, and each comes at its stage: pantheon, founder and "
-                "followers, enhancer, reformation)"
-            )
-    kinds = np.asarray(obs["units"]["unit_type"])[me]
-    for slot, order in move.get("units", {}).items():
-        s = int(slot)
-        if kinds[s] <= 0:
-            have = ", ".join(f"{i} {tb.unit_names[k]}" for i, k in enumerate(kinds) if k > 0)
-            raise IllegalMoveError(f"unit {s}: you have no unit {s} (your units: {have or 'none'})")
-        name = tb.unit_names[kinds[s]]
-        cat = tb.category_names.index(order["category"])
-        if not opts["categories"][s][cat]:
-            can = [tb.category_names[c] for c in np.flatnonzero(opts["categories"][s])]
-            raise IllegalMoveError(
-                f"unit {s} ({name}) {order['category']}: not possible now "
-                f"(it can: {', '.join(can) or 'nothing'})"
-            )
-        if "target" in order:
-            tile = _tile(order["target"])
-            key = {"move": "reach", "combat": "attack", "send_caravan": "send", "move_caravan": "relocate"}
-            mask = opts[key[order["category"]]][s]
-            if not mask[tile]:
-                where = tile_text(tile)
-                raise IllegalMoveError(
-                    f"unit {s} ({name}) {order['category']} {where}: out of reach this turn "
-                    f"({int(mask.sum())} tiles possible; the text view lists the best)"
-                )
-    _check_trade(move.get("trade", {}), obs, opts, me)
-    exists = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
-    names = buildable_names()
-    for slot, items in move.get("build", {}).items():
-        c = int(slot)
-        if not exists[c]:
-            raise IllegalMoveError(f"city {c}: you have no city {c}")
-        if not any(opts["build"][c][names.index(i)] for i in items if i in names):
-            raise IllegalMoveError(f"city {c} build {', '.join(items)}: cannot be built there now")
-    for slot in move.get("work_tiles", {}):
-        if not exists[int(slot)]:
-            raise IllegalMoveError(f"city {int(slot)}: you have no city {int(slot)}")
-
-
-def _no_partner(q: int, obs: Mapping[str, Any], me: int) -> str:
-    """Why player ``q`` cannot take ``me``'s offer, as far as ``me`` can know (a rival's ledger is
-    hidden)."""
-    from hexarena.games.terranova.engine.tables import ROLES
-
-    if q == me:
-        return "that is you"
-    if not np.asarray(obs["have_met"])[q]:
-        return f"you have not met {ROLES[q]} yet"
-    if (np.asarray(obs["trade_length_ledger"]) > 0).all():
-        return "your ledger is full (10 running deals)"
-    return f"{ROLES[q]} has no free ledger slot or nothing it could give you"
-
-
-def _check_trade(trade: Mapping[str, Any], obs: Mapping[str, Any], opts: Mapping[str, Any], me: int) -> None:
-    from hexarena.games.terranova.engine.rules.trade import item_names
-    from hexarena.games.terranova.engine.tables import ROLES
-
-    items = item_names()
-    if "to" in trade:
-        q, give, want = trade["to"][0], trade["offer"][0], trade["ask"][0]
-        what = f"offer {ROLES[q]}: {give} for {want}"
-        if not opts["trade_partners"][q]:
-            raise IllegalMoveError(f"{what}: {ROLES[q]} cannot take an offer now ({_no_partner(q, obs, me)})")
-        if not opts["trade_offer"][q][items.index(give)]:
-            raise IllegalMoveError(
-                f"{what}: you cannot give {give} now (at war only peace; a resource you have)"
-            )
-        if not opts["trade_ask"][q][items.index(want)]:
-            raise IllegalMoveError(f"{what}: {ROLES[q]} cannot give {want} now")
-    offers = np.asarray(obs["trade_offers"])
-    for q in (*trade.get("accept", ()), *trade.get("deny", ())):
-        if offers[q, 0] < 0:
-            raise IllegalMoveError(f"accept/deny {ROLES[q]}: {ROLES[q]} has made you no offer")
-
-
-def work_slots(move: Mapping[str, Any], obs: Mapping[str, Any], me: int) -> dict[str, list[int]]:
-    """``work_tiles`` (places) as the sparse form's work-area slots; a place outside the city's
-    owned tiles is an error."""
-    rowcol = np.asarray(obs["player_cities"]["city_rowcols"])[me]
-    out = {}
-    for slot, places in move.get("work_tiles", {}).items():
-        c = int(slot)
-        ring = list(work_area()[int(rowcol[c, 0]) * COLS + int(rowcol[c, 1]), 1:])
-        owned = np.asarray(obs["player_cities"]["ownership_map"])[me, c].reshape(-1)
-        picks = []
-        for r, col in places:
-            tile = r * COLS + col
-            if tile not in ring or owned[tile] != 2:
-                raise IllegalMoveError(f"city {c} work ({r}, {col}): not a tile this city owns")
-            picks.append(ring.index(tile))
-        out[slot] = picks
-    return out
-
-
+# -- completing the orders ----------------------------------------------------------------------
 def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
     """The player's orders over the default's: endpoint by endpoint (tech, each unit, each city)."""
     out: dict[str, Any] = {"tech": move.get("tech", default.get("tech", []))}
@@ -406,6 +289,11 @@ def with_defaults(move: Mapping[str, Any], default: Mapping[str, Any]) -> dict[s
             out[key] = move.get(key, default.get(key, []))
     if "trade" in move or "trade" in default:
         out["trade"] = move.get("trade", default.get("trade", {}))
-    for key in ("units", "build", "work"):
+    for key in ("units", "work"):
         out[key] = {**default.get(key, {}), **move.get(key, {})}
+    # a city's build: the player's items, then the default's ranking (what a city founded this
+    # turn starts if none of the player's items can be built there after all)
+    out["build"] = dict(default.get("build", {}))
+    for slot, items in move.get("build", {}).items():
+        out["build"][slot] = [*items, *(i for i in default.get("build", {}).get(slot, []) if i not in items)]
     return out

@@ -59,7 +59,11 @@ def news(before: Facts | None, now: Facts, me: int, seen: np.ndarray) -> list[st
         if q == me or not now.met[me, q]:
             continue
         if now.at_war[me, q] and not before.at_war[me, q]:
-            out.append(f"War: you are now at war with {ROLES[q]}.")
+            # the facts were taken after this player's own move: the war began on another's turn
+            out.append(
+                f"War: {ROLES[q]} declared war on you on its turn (its units attacked you or "
+                "entered your borders); your units may now attack its units and cities."
+            )
         elif before.at_war[me, q] and not now.at_war[me, q]:
             out.append(f"Peace: you are at peace with {ROLES[q]} again.")
     for q in range(len(ROLES)):

@@ -106,8 +106,10 @@ def tenet_effects() -> tuple[str, ...]:
     return tuple(tenet_effect_line(t.get("effects", {})) for t in doc["tenets"])
 
 
-def religion_lines(obs: Any, me: int, names: Sequence[str], limit: int = 12) -> list[str]:
-    """The text view's religion section for player ``me`` (``names``: what to call each player)."""
+def religion_lines(obs: Any, me: int, names: Sequence[str], limit: int = 12, full: bool = False) -> list[str]:
+    """The text view's religion section for player ``me`` (``names``: what to call each player).
+    The tenets' effects are shown once the faith for the next stage is there, or when ``full``
+    (``help beliefs``)."""
     tb = load_tables()
     held = np.asarray(obs["religious_tenets"]) > 0
     mine = np.flatnonzero(held[me])
@@ -125,6 +127,11 @@ def religion_lines(obs: Any, me: int, names: Sequence[str], limit: int = 12) -> 
         )
         lines.append(f"Faith {faith:.0f}; next: {what} at {stage_cost(obs, me):.0f} faith.")
         choices = np.flatnonzero(tenet_choices(obs, me))
+        cost = stage_cost(obs, me)
+        if faith < cost and not full:  # nothing to act on yet: names when near, effects on demand
+            named = f": {', '.join(tb.tenet_names[t] for t in choices)}" if faith >= cost / 2 else ""
+            lines.append(f"Can choose later ({len(choices)}; 'help beliefs' gives their effects){named}.")
+            return lines + _followers(obs, me, names)
         lines.append(f"Can choose ({len(choices)}; the 'tenet' order ranks them):")
         lines += [f"  {_words(tb.tenet_names[t])}: {tenet_effects()[t]}" for t in choices[:limit]]
         if len(choices) > limit:
@@ -138,10 +145,15 @@ def religion_lines(obs: Any, me: int, names: Sequence[str], limit: int = 12) -> 
             + ("" if reform else " (reformation needs the Reformation policy)")
             + "."
         )
+    return lines + _followers(obs, me, names)
+
+
+def _followers(obs: Any, me: int, names: Sequence[str]) -> list[str]:
     info = obs["player_cities"]["religion_info"]
     followers = np.asarray(info["religious_population"])
     pops = np.asarray(obs["player_cities"]["population"])[me]
     exists = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
+    lines = []
     for c in np.flatnonzero(exists):
         parts = [f"{n} follow {names[r]}'s religion" for r, n in enumerate(followers[c]) if n > 0]
         if parts:

@@ -39,19 +39,29 @@ from hexarena.games.terranova.engine.tables import (
 )
 
 YIELD_LETTERS = ("food", "prod", "gold", "faith", "culture", "science", "happy")
-MAX_TILES = 6  # tiles listed per unit or city (the best first)
+MAX_TILES = 6  # free tiles listed per city (the best first)
+BEST_SHOWN = 2  # reachable tiles described in full per unit (all are listed by direction)
+DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 # unit categories the text names apart from worker builds (move, attack and caravans have targets)
 NOT_BUILDS = ("move", "settle", "combat", "move_caravan", "send_caravan")
 ORDERS_HELP = (
-    "Orders (separate with ';', names or numbers, any case): research TECH[, TECH...]; "
-    "city N build ITEM[, ITEM...]; city N work ROW,COL[, ROW,COL...]; unit N move ROW,COL; "
-    "unit N settle; unit N attack ROW,COL; unit N build IMPROVEMENT (farm, mine, road...); "
-    "policy POLICY[, POLICY...] (adopted when culture allows); "
-    "tenet TENET[, TENET...] (taken when faith allows); "
-    "offer PLAYER: X for Y (e.g. 'offer blue: 5 gold/turn for peace'); accept PLAYER; deny; "
-    "unit N send ROW,COL (a caravan's trade route); unit N relocate ROW,COL. "
-    "Whatever you leave out follows the default: the heuristic bot's choice. JSON moves work too."
+    "Orders, separated by ';': research TECH; city N build ITEM; city N work R,C[, R,C]; "
+    "unit N move|attack|send|relocate R,C; unit N settle; unit N build IMPROVEMENT; policy P; "
+    "tenet T; offer PLAYER: X for Y; accept PLAYER; deny PLAYER. Each is judged on its own (a "
+    "refused one is reported next turn with why); what you leave out follows the default orders "
+    "above ('pass' takes them all). At a terminal: 'map R,C' / 'map unit N' / 'map city N', "
+    "'help beliefs', 'help policies' (they do not spend the turn)."
 )
+
+
+def direction(row: int, col: int, tile: int) -> str:
+    """The compass direction of ``tile`` from ``(row, col)`` on the odd-r cylinder (north is up:
+    row 0), one of :data:`DIRECTIONS`."""
+    r, c = divmod(tile, COLS)
+    dx = (c + 0.5 * (r & 1)) - (col + 0.5 * (row & 1))
+    dx = (dx + COLS / 2) % COLS - COLS / 2
+    angle = np.degrees(np.arctan2(-(r - row) * 0.866, dx))  # rows are 0.866 columns apart
+    return DIRECTIONS[int(((90 - angle) % 360 + 22.5) // 45) % 8]
 
 
 def yields_text(y: np.ndarray) -> str:
@@ -228,12 +238,7 @@ class TextView:
             if (have & (tb.policy_tree == t)).any()
         ]
         lines.append(f"Adopted ({int(have.sum())}): {'; '.join(trees) or 'none yet'}.")
-        effects = policy_effects()
-        legal = np.flatnonzero(self.opts["policies"])
-        lines.append(f"Can adopt now ({len(legal)}):" if len(legal) else "Can adopt now: none.")
-        lines += [
-            f"  {tb.policy_names[i]} ({tb.tree_names[tb.policy_tree[i]]}): {effects[i]}." for i in legal
-        ]
+        lines += self.adoptable(full=stored >= cost or free > 0)
         eras, top = era_names(), int(o["era"])
         closed = [
             f"{tree} ({era} era)"
@@ -244,15 +249,38 @@ class TextView:
             lines.append(f"Trees opening later: {', '.join(closed)}.")
         return lines
 
+    def adoptable(self, full: bool) -> list[str]:
+        """The policies adoptable now: with their effects when culture allows one now or ``full``
+        (``help policies``), else by name."""
+        tb = self.tb
+        legal = np.flatnonzero(self.opts["policies"])
+        if not len(legal):
+            return ["Can adopt now: none."]
+        if not full:
+            named = ", ".join(tb.policy_names[i] for i in legal)
+            return [f"Can adopt when culture allows ({len(legal)}; 'help policies' gives effects): {named}."]
+        effects = policy_effects()
+        return [f"Can adopt now ({len(legal)}):"] + [
+            f"  {tb.policy_names[i]} ({tb.tree_names[tb.policy_tree[i]]}): {effects[i]}." for i in legal
+        ]
+
     def techs(self) -> list[str]:
         tb = self.tb
         known = [tb.tech_names[t] for t in np.flatnonzero(self.obs["technologies"])]
         legal = np.flatnonzero(self.opts["techs"])
         legal = legal[np.argsort(tb.tech_cost[legal], kind="stable")]
         science = float(np.asarray(self.pc["yields"])[:, SCIENCE].sum())
-        offers = [
-            f"{tb.tech_names[t]} {tb.tech_cost[t]:.0f} ({_turns(tb.tech_cost[t], science)})" for t in legal
-        ]
+        now, stored = int(self.obs["is_researching"]), float(self.obs["science_reserves"])
+
+        def offer(t: int) -> str:
+            if t == now:  # the progress made counts: the same figure as the Empire line
+                left = _turns(tb.tech_cost[t] - stored, science)
+                return (
+                    f"{tb.tech_names[t]} {tb.tech_cost[t]:.0f} (researching: {stored:.0f} done, {left} left)"
+                )
+            return f"{tb.tech_names[t]} {tb.tech_cost[t]:.0f} ({_turns(tb.tech_cost[t], science)})"
+
+        offers = [offer(int(t)) for t in legal]
         return [
             f"Known technologies ({len(known)}): {', '.join(known)}.",
             f"Can research: {', '.join(offers)}.",
@@ -292,14 +320,19 @@ class TextView:
                 )
             else:
                 lines.append("  Building nothing: order one (city production turns into gold meanwhile).")
+            if prod <= 0:
+                lines.append(
+                    "  No production: every build waits until the city works a tile with production "
+                    "(order 'city N work R,C' with a tile below that gives prod)."
+                )
             options = np.flatnonzero(self.opts["build"][c])
             options = options[np.argsort(costs[options], kind="stable")]
-            label = "Can build" if item < 0 else "Can build next"
-            lines.append(
-                f"  {label}: "
-                + ", ".join(f"{names[b]} {costs[b]:.0f} ({_turns(costs[b] - stock, prod)})" for b in options)
-                + "."
-            )
+            if item < 0:  # the stock goes to the build ordered now
+                when = [f"{names[b]} {costs[b]:.0f} ({_turns(costs[b] - stock, prod)})" for b in options]
+                lines.append("  Can build: " + ", ".join(when) + ".")
+            else:  # after the locked build: its own turns to go come first
+                when = [f"{names[b]} {costs[b]:.0f} ({_turns(costs[b], prod)} more)" for b in options]
+                lines.append(f"  Can build after the {names[item]}: " + ", ".join(when) + ".")
             ring = work_area()[tile, 1:]
             worked = np.asarray(pc["worked_slots"][c]) > 0
             owned = np.asarray(pc["ownership_map"][me, c]).reshape(-1)[np.maximum(ring, 0)] == 2
@@ -354,17 +387,32 @@ class TextView:
                     )
             lines.append("  Can: " + ("; ".join(can) if can else "nothing this turn") + ".")
             if len(reach):
-                lines.append("  Reach (best first): " + "; ".join(self._best_reach(reach, kind)) + ".")
+                lines.append(self.reach_line(int(s)))
         return lines or ["You have no units."]
 
-    def _best_reach(self, reach: np.ndarray, kind: int) -> list[str]:
-        """The reachable tiles most worth a look: good land for settlers, the unknown for others."""
+    def reach_ranked(self, slot: int) -> list[int]:
+        """Unit ``slot``'s reachable tiles, best first: good land for settlers, the unknown for
+        others (the order the menu's move orders and the Reach line's first tiles follow)."""
+        reach = np.flatnonzero(self.opts["reach"][slot])
         value = self.tile_value(reach)
-        if self.tb.unit_names[kind] != "settler":
+        if self.tb.unit_names[int(self.units["unit_type"][self.me, slot])] != "settler":
             nb = work_area()[reach, 1:7]
             value = value + 3.0 * ((nb >= 0) & (self.vis[np.maximum(nb, 0)] == 0)).sum(1)
-        best = reach[np.argsort(-value, kind="stable")][:MAX_TILES]
-        return [self.tile(int(t)) for t in best]
+        return [int(t) for t in reach[np.argsort(-value, kind="stable")]]
+
+    def reach_line(self, slot: int) -> str:
+        """Every tile unit ``slot`` may move to: the best few described, then all of them grouped
+        by direction from the unit (nearest first), each group's tiles best first."""
+        ranked = self.reach_ranked(slot)
+        row, col = (int(v) for v in self.units["unit_rowcol"][self.me, slot])
+        groups: dict[str, list[int]] = {}
+        for t in ranked:
+            groups.setdefault(direction(row, col, t), []).append(t)
+        best = "; ".join(self.tile(t) for t in ranked[:BEST_SHOWN])
+        by_dir = "; ".join(
+            f"{d} {' '.join(tile_text(t) for t in groups[d])}" for d in DIRECTIONS if d in groups
+        )
+        return f"  Reach ({len(ranked)} tiles, best first): {best}. All, by direction: {by_dir}."
 
     def foreign(self) -> list[str]:
         u, pc, me = self.units, self.pc, self.me
@@ -412,8 +460,9 @@ def era_names() -> tuple[str, ...]:
 TARGETED = {"move": "move", "combat": "attack", "send_caravan": "send", "move_caravan": "relocate"}
 
 
-def describe_executed(executed: list) -> str:
-    """The executed-action lists of a move (the spec's executed tuple) in words."""
+def describe_executed(executed: list, defaulted: tuple[int, ...] = ()) -> str:
+    """The executed-action lists of a move (the spec's executed tuple) in words; builds started
+    in the cities of ``defaulted`` are marked as the default's choice."""
     from hexarena.games.terranova.contract.moves import buildable_names
 
     tb = load_tables()
@@ -431,5 +480,8 @@ def describe_executed(executed: list) -> str:
         where = f" {tile_text(target)}" if name in TARGETED and target >= 0 else ""
         parts.append(f"unit {slot} {TARGETED.get(name, name)}{where}")
     names = buildable_names()
-    parts += [f"city {c} started {names[b]}" for c, b in enumerate(built) if b >= 0]
+    chose = " (the default's choice: no build order of yours applied there; locked until done)"
+    parts += [
+        f"city {c} started {names[b]}{chose if c in defaulted else ''}" for c, b in enumerate(built) if b >= 0
+    ]
     return "; ".join(parts) or "nothing new (units busy, builds under way)"
