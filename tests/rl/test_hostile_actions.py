@@ -23,7 +23,7 @@ def test_gymnasium_envs_refuse_what_is_no_action(action):
         cog.step(action)
 
 
-@pytest.mark.parametrize("backend", ["python", "cpu"])
+@pytest.mark.parametrize("backend", ["python", "cpu", "jax"])
 def test_vec_backends_agree_on_actions_out_of_range_and_refuse_wrong_arrays(backend):
     n = 3
     env = get_vec_env(n, backend)()

@@ -43,6 +43,14 @@ def checked_actions(actions: Any, n: int) -> np.ndarray:
     return actions
 
 
+def as_int32(actions: np.ndarray) -> np.ndarray:
+    """Flat actions as the compiled backends take them (int32); one out of range becomes -1, which
+    they refuse as the python backend does, rather than wrapping round to a legal action."""
+    if actions.dtype == np.int32:
+        return actions
+    return np.where((actions >= 0) & (actions < N_ACTIONS), actions, -1).astype(np.int32)
+
+
 class VecEnv:
     """``n`` games stepped together; see the module docstring for the arrays."""
 
