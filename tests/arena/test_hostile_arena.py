@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.core.test_cli import run_main
@@ -52,3 +53,26 @@ def test_a_second_arena_on_a_running_folder_is_refused(tmp_path, monkeypatch, ca
         first.wait()
     code, output = run_main(monkeypatch, capsys, "arena", str(config), "--out", str(out), "--quiet")
     assert code == 0, output  # a killed run's lock went with it
+
+
+def test_a_run_that_raised_does_not_lock_out_the_next_in_the_same_process(tmp_path, monkeypatch):
+    """A notebook or a test: an arena run ends by an exception with its store unclosed; the next
+    run in the same process goes on (the lock keeps only other processes out)."""
+    from hexarena.arena import parse_arena, run_arena, runner
+
+    config = {
+        "name": "again",
+        "players": [{"name": "a", "type": "random"}, {"name": "b", "type": "random", "seed": 2}],
+        "games": [{"name": "hex", "params": {"size": 3}}],
+        "ratings": {"bootstrap": 10},
+    }
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("reports cannot be written")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "report", broken)
+        with pytest.raises(RuntimeError) as kept:  # the traceback keeps the unclosed store alive
+            run_arena(parse_arena(config), config, tmp_path / "arena")
+    assert kept.value is not None
+    assert run_arena(parse_arena(config), config, tmp_path / "arena").board

@@ -138,12 +138,15 @@ def test_interrupt_in_process_then_resume_through_the_api(tmp_path):
     with (tmp_path / "rec" / "turns.jsonl").open("a") as fh:  # a line torn by a kill mid-write
         fh.write('{"event":"attempt","tur')
 
+    class PowerCut(BaseException):
+        """Not a player's failure (an Exception, its failed attempt) but the process dying."""
+
     def crash_at_move_8(view):  # a crash in the resumed run: like a kill, it writes no end
         if len(view.history) == 8:
-            raise RuntimeError("power cut")
+            raise PowerCut
         return view.legal_moves()[0]
 
-    with pytest.raises(RuntimeError):
+    with pytest.raises(PowerCut):
         resume_match(tmp_path / "rec", players={"red": CallablePlayer(crash_at_move_8)})
     crashed = Record.load(tmp_path / "rec")  # the first stop's result.json must not be read back
     assert crashed.unfinished and len(crashed.replay().history) == 8

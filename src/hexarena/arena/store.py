@@ -88,10 +88,18 @@ class ArenaBusyError(HexarenaError):
     """Another arena is running on the folder."""
 
 
+#: The folder locks this process holds. The lock keeps other processes out; a run that ended by
+#: an exception may leave its store unclosed, and a later run in this process takes its lock over.
+_HELD: dict[Path, IO[str]] = {}
+
+
 def lock_folder(folder: Path) -> IO[str]:
     """Hold ``folder``'s lock for as long as the returned file stays open: a second arena on the
     same folder is refused (two writers would reuse each other's match folders). Readers (the
     leaderboard, the viewer) take no lock."""
+    stale = _HELD.pop(folder.resolve(), None)
+    if stale is not None:
+        stale.close()
     fh = (folder / LOCK_NAME).open("a+", encoding="utf-8")
     try:
         fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -107,6 +115,7 @@ def lock_folder(folder: Path) -> IO[str]:
     fh.truncate()
     fh.write(f"{os.getpid()}\n")
     fh.flush()
+    _HELD[folder.resolve()] = fh
     return fh
 
 

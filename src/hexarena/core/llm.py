@@ -28,9 +28,12 @@ Transport failures are raised for the manager to retry (see :mod:`hexarena.core.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from hexarena.core.contract import GameState
 from hexarena.core.errors import ApiRequestError, MoveParseError
@@ -38,6 +41,9 @@ from hexarena.core.llm_client import ChatClient, Completion
 from hexarena.core.players import Player, Reply
 
 MAX_LISTED_MOVES = 300
+#: The host ``$OPENAI_API_KEY`` is meant for; sending it elsewhere is said out loud.
+OPENAI_HOST = "api.openai.com"
+log = logging.getLogger(__name__)
 ReplyMode = Literal["tool", "json", "text"]
 REPLY_MODES: tuple[str, ...] = ("tool", "json", "text")
 
@@ -131,6 +137,15 @@ class LLMPlayer(Player):
         self.model = model
         self.client = ChatClient(base_url, api_key)
         self.base_url = self.client.base_url
+        host = urlsplit(self.base_url).hostname
+        if api_key and api_key == os.environ.get("OPENAI_API_KEY") and host != OPENAI_HOST:
+            log.warning(  # a config from someone else may name any server: say which key goes where
+                "warning: llm player %r sends your $OPENAI_API_KEY to %s, not to %s; give it its own "
+                "key (api_key: ${VAR}) unless that host should have your OpenAI key",
+                self.name,
+                host,
+                OPENAI_HOST,
+            )
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.timeout_s = timeout_s

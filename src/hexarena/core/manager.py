@@ -32,7 +32,6 @@ in the record; :meth:`GameManager.resume` continues it from there.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -65,7 +64,7 @@ from hexarena.core.errors import (
 from hexarena.core.frozen import FrozenMap
 from hexarena.core.interrupt import InterruptGuard, MatchInterrupted
 from hexarena.core.players import Player, Reply
-from hexarena.core.records import CONFIG, Record, RecordWriter
+from hexarena.core.records import CONFIG, Record, RecordWriter, read_json
 from hexarena.core.registry import create_game, game_class
 from hexarena.core.rng import Rng, derive_seed
 from hexarena.core.untrusted import MASK
@@ -228,11 +227,13 @@ class GameManager:
         record = Record.load(directory)
         if record.outcome.kind not in (OutcomeKind.INTERRUPTED, OutcomeKind.ERROR):
             raise RecordError(f"{directory}: this match already ended ({record.outcome}); nothing to resume")
-        try:
-            raw = json.loads((Path(directory) / CONFIG).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise RecordError(f"{Path(directory) / CONFIG}: unreadable ({exc})") from None
-        for i, pcfg in enumerate(raw.get("players", [])):
+        raw = read_json(Path(directory) / CONFIG)
+        if not isinstance(raw, dict):
+            raise RecordError(f"{Path(directory) / CONFIG}: expected a JSON object, got {type(raw).__name__}")
+        entries = raw.get("players")
+        for i, pcfg in enumerate(entries if isinstance(entries, list) else []):  # the rest: parse_config
+            if not isinstance(pcfg, dict):
+                continue
             hidden = [
                 k
                 for k, v in pcfg.items()
@@ -370,11 +371,14 @@ class GameManager:
     def _catch_up(self, state: GameState, record: Record) -> GameState:
         """Replay a record's events: moves rebuild the position (and the frames), attempts restore
         the invalid counts and time used and move each player along its own random stream."""
-        for event in record.turns():
+        for n, event in enumerate(record.turns(), 1):
             kind, role = event.get("event"), event.get("role")
             error = event.get("error")
             if kind == "attempt" and role in self.players and error not in ("transport", "api"):
-                latency_ms = float(event.get("latency_ms") or 0)
+                latency_ms = event.get("latency_ms") or 0
+                if not isinstance(latency_ms, int | float) or not isinstance(event.get("meta") or {}, dict):
+                    where = record.dir / "turns.jsonl"
+                    raise RecordError(f"{where}: event {n}, an attempt, has a damaged latency_ms or meta")
                 self._invalid[role] += error is not None
                 self._time_used[role] += latency_ms / 1000
                 if error in (None, "parse", "illegal"):  # the player answered

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from hexarena.core.contract import GameState, Outcome, OutcomeKind
-from hexarena.core.errors import RecordError
+from hexarena.core.errors import RecordError, UnknownGameError
 from hexarena.core.frames import FrameEncoder, check_header, header
 from hexarena.core.frozen import canonical_json, thaw
 from hexarena.core.registry import game_class
@@ -45,8 +47,11 @@ TURNS, FRAMES, RESULT, FINAL, CONFIG = (
 )
 
 
+#: ``result.json`` and ``final.json`` are written beside themselves first, then renamed: a crash or
+#: a full disk never leaves half of one (a kill may leave the temporary file).
+TEMPORARY = tuple(f".{name}.tmp" for name in (RESULT, FINAL))
 #: Every file a record directory may hold (``replay.html`` is the demo's offline page).
-RECORD_FILES = (TURNS, FRAMES, RESULT, FINAL, CONFIG, "replay.html")
+RECORD_FILES = (TURNS, FRAMES, RESULT, FINAL, CONFIG, "replay.html", *TEMPORARY)
 
 
 def _dump(value: Any) -> str:
@@ -97,22 +102,41 @@ class RecordWriter:
     def __init__(
         self, directory: str | Path, *, frames: bool = True, force: bool = False, resume: bool = False
     ) -> None:
-        self.dir = Path(directory) if resume else prepare_record_dir(directory, force=force)
-        if resume:  # unfinished again until the end: a kill now must not leave a stale end behind
-            _cut_torn_tail(self.dir / TURNS)
-            (self.dir / RESULT).unlink(missing_ok=True)
-            (self.dir / FINAL).unlink(missing_ok=True)
-        self._turns: IO[str] = (self.dir / TURNS).open("a" if resume else "w", encoding="utf-8")
-        self._frames: IO[str] | None = (self.dir / FRAMES).open("w", encoding="utf-8") if frames else None
+        self.dir = Path(directory)
+        self._frames: IO[str] | None = None
+        with self._writing():
+            if not resume:
+                prepare_record_dir(directory, force=force)
+            else:  # unfinished again until the end: a kill now must not leave a stale end behind
+                _cut_torn_tail(self.dir / TURNS)
+                (self.dir / RESULT).unlink(missing_ok=True)
+                (self.dir / FINAL).unlink(missing_ok=True)
+            self._turns: IO[str] = (self.dir / TURNS).open("a" if resume else "w", encoding="utf-8")
+            self._frames = (self.dir / FRAMES).open("w", encoding="utf-8") if frames else None
         self._encoder = FrameEncoder()
         self._step = 0
 
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A failed write (a full disk, a read-only folder) as one RecordError naming the record;
+        the files are closed, and what was written before stays (a match can be resumed)."""
+        try:
+            yield
+        except OSError as exc:
+            for fh in (getattr(self, "_turns", None), self._frames):
+                if fh is not None:
+                    with suppress(OSError):  # closing flushes what could not be written: drop it
+                        fh.close()
+            raise RecordError(f"{self.dir}: cannot write the match record: {exc.strerror or exc}") from None
+
     def write_config(self, raw_config: Mapping[str, Any]) -> None:
-        (self.dir / CONFIG).write_text(json.dumps(thaw(raw_config), indent=2) + "\n", encoding="utf-8")
+        with self._writing():
+            (self.dir / CONFIG).write_text(json.dumps(thaw(raw_config), indent=2) + "\n", encoding="utf-8")
 
     def event(self, kind: str, **fields: Any) -> None:
-        self._turns.write(_dump({"event": kind, **fields}) + "\n")
-        self._turns.flush()
+        with self._writing():
+            self._turns.write(_dump({"event": kind, **fields}) + "\n")
+            self._turns.flush()
 
     def frame(self, state: GameState, role: str | None = None, move: str | None = None) -> None:
         """Append the frame of ``state`` (called for the initial state and after each move)."""
@@ -130,13 +154,15 @@ class RecordWriter:
             "move": move,
             "delta": self._encoder.encode(snapshot),
         }
-        self._frames.write(_dump(line) + "\n")
-        self._frames.flush()
+        with self._writing():
+            self._frames.write(_dump(line) + "\n")
+            self._frames.flush()
         self._step += 1
 
     def finish(self, result: Mapping[str, Any], final_state: GameState) -> None:
-        (self.dir / FINAL).write_text(json.dumps(final_state.export()) + "\n", encoding="utf-8")
-        (self.dir / RESULT).write_text(json.dumps(thaw(result), indent=2) + "\n", encoding="utf-8")
+        with self._writing():
+            _write_whole(self.dir / FINAL, json.dumps(final_state.export()) + "\n")
+            _write_whole(self.dir / RESULT, json.dumps(thaw(result), indent=2) + "\n")
         self.close()
 
     def close(self) -> None:
@@ -145,13 +171,55 @@ class RecordWriter:
             self._frames.close()
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
+    """A record file's JSON; a missing, non-UTF-8, corrupt or absurdly nested one is a RecordError."""
     if not path.is_file():
         raise RecordError(f"{path}: missing (is this a hexarena match record?)")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path}: corrupt JSON ({exc})") from exc
+    except RecursionError:
+        raise RecordError(f"{path}: JSON nested too deeply to read") from None
+
+
+def _object(path: Path) -> dict[str, Any]:
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def start_state(setup: Any, where: str | Path) -> GameState:
+    """The first state of a recorded setup (``{"game", "seed", "params"}``, as ``final.json`` and
+    the start event hold it); a damaged setup is a RecordError naming ``where``."""
+    if not isinstance(setup, Mapping):
+        raise RecordError(f"{where}: no game setup")
+    game, seed, params = setup.get("game"), setup.get("seed"), setup.get("params")
+    if not isinstance(game, str):
+        raise RecordError(f"{where}: the game must be a name, got {game!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError(f"{where}: the seed must be an integer, got {seed!r}")
+    if not isinstance(params, Mapping):
+        raise RecordError(f"{where}: params must be an object, got {params!r}")
+    try:
+        return game_class(game).new(seed=seed, **params)
+    except UnknownGameError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise RecordError(f"{where}: {game} cannot start from seed {seed} and these params: {exc}") from None
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all (see :data:`TEMPORARY`)."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _cut_torn_tail(path: Path) -> None:
@@ -166,8 +234,12 @@ def read_jsonl(path: Path, *, torn_tail_ok: bool = False) -> Iterator[dict[str, 
     except (with ``torn_tail_ok``) a last line without its newline, cut off by a kill."""
     if not path.is_file():
         raise RecordError(f"{path}: missing")
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
+    with path.open("rb") as fh:
+        for n, data in enumerate(fh, 1):
+            try:
+                line = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RecordError(f"{path}:{n}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
             if not line.strip():
                 continue
             try:
@@ -176,6 +248,8 @@ def read_jsonl(path: Path, *, torn_tail_ok: bool = False) -> Iterator[dict[str, 
                 if torn_tail_ok and not line.endswith("\n"):
                     return
                 raise RecordError(f"{path}:{n}: corrupt or truncated line ({exc.msg})") from exc
+            except RecursionError:
+                raise RecordError(f"{path}:{n}: JSON nested too deeply to read") from None
             if not isinstance(obj, dict):
                 raise RecordError(f"{path}:{n}: expected a JSON object")
             yield obj
@@ -198,8 +272,8 @@ class Record:
             raise RecordError(f"{d}: not a directory")
         if not (d / RESULT).is_file() and (d / TURNS).is_file():
             return cls._unfinished(d)
-        result = _read_json(d / RESULT)
-        final = _read_json(d / FINAL)
+        result = _object(d / RESULT)
+        final = _object(d / FINAL)
         for key in ("game", "outcome", "players"):
             if key not in result:
                 raise RecordError(f"{d / RESULT}: missing key {key!r}")
@@ -212,8 +286,8 @@ class Record:
         start = next((e for e in events if e.get("event") == "start"), None)
         if start is None:
             raise RecordError(f"{d / TURNS}: no start event (is this a hexarena match record?)")
-        moves = [e["move"] for e in events if e.get("event") == "move"]
-        state = game_class(start["game"]).new(seed=int(start["seed"]), **dict(start["params"])).replay(moves)
+        moves = [e["move"] for e in _checked(events, d / TURNS) if e.get("event") == "move"]
+        state = start_state(start, f"{d / TURNS}: the start event").replay(moves)
         outcome = Outcome(OutcomeKind.INTERRUPTED, f"killed after {len(moves)} moves", state.get_scores())
         result = {
             "game": start["game"],
@@ -230,7 +304,7 @@ class Record:
         return Outcome.from_json(self.result["outcome"])
 
     def turns(self) -> Iterator[dict[str, Any]]:
-        return read_jsonl(self.dir / TURNS, torn_tail_ok=self.unfinished)
+        return _checked(read_jsonl(self.dir / TURNS, torn_tail_ok=self.unfinished), self.dir / TURNS)
 
     def moves(self) -> list[dict[str, Any]]:
         """The accepted moves, in order, as ``{"role", "move"}`` events."""
@@ -249,9 +323,15 @@ class Record:
 
         The moves come from ``turns.jsonl``; the result must equal ``final.json`` exactly.
         """
-        cls = game_class(self.final.get("game", self.result["game"]))
-        state = cls.new(seed=int(self.final["seed"]), **dict(self.final["params"]))
-        state = state.replay(e["move"] for e in self.moves())
+        state = start_state(self.final, self.dir / FINAL).replay(e["move"] for e in self.moves())
         if canonical_json(state.environment_to_json()) != canonical_json(self.final["environment"]):
             raise RecordError(f"{self.dir}: replaying turns.jsonl does not reproduce final.json")
         return state
+
+
+def _checked(events: Iterable[dict[str, Any]], path: Path) -> Iterator[dict[str, Any]]:
+    """``turns.jsonl``'s events, a move event without its move being a RecordError."""
+    for n, event in enumerate(events, 1):
+        if event.get("event") == "move" and "move" not in event:
+            raise RecordError(f"{path}: event {n} is a move without 'move'")
+        yield event

@@ -98,6 +98,8 @@ class HexarenaGymEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+        if isinstance(action, bool) or not self.action_space.contains(action):  # no 1.5, "3" or True
+            raise ValueError(f"action {action!r} is not in {self.action_space}")
         core = self._core()
         before = self._progress()
         message = core.play(int(action))

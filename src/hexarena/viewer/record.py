@@ -22,7 +22,7 @@ from typing import Any
 from hexarena.core.errors import RecordError
 from hexarena.core.frames import FrameEncoder, check_header, header
 from hexarena.core.frozen import thaw
-from hexarena.core.registry import game_class
+from hexarena.core.records import start_state
 
 #: Frames files, in the order they are looked for inside a record directory.
 FRAME_FILES = ("frames.jsonl", "frames.jsonl.gz", "frames.ndjson.gz")
@@ -94,6 +94,8 @@ def _lines(path: Path, warnings: list[str]) -> Iterator[dict[str, Any]]:
                 warnings.append(f"{path.name}:{n + 1}: truncated last line skipped (match still running?)")
                 return
             raise RecordError(f"{path}:{n + 1}: corrupt line ({exc.msg})") from exc
+        except RecursionError:
+            raise RecordError(f"{path}:{n + 1}: JSON nested too deeply to read") from None
         if not isinstance(obj, dict):
             raise RecordError(f"{path}:{n + 1}: expected a JSON object")
         yield obj
@@ -130,7 +132,7 @@ def _replayed_steps(directory: Path, warnings: list[str]) -> tuple[dict[str, Any
     final = _optional_json(directory / "final.json", warnings)
     if not isinstance(final, dict) or not {"game", "seed", "params"} <= final.keys():
         raise RecordError(f"{directory / 'final.json'}: no game setup to replay (and no frames file)")
-    state = game_class(final["game"]).new(seed=int(final["seed"]), **dict(final["params"]))
+    state = start_state(final, directory / "final.json")
     encoder = FrameEncoder()
     steps: list[dict[str, Any]] = []
 
@@ -152,6 +154,8 @@ def _replayed_steps(directory: Path, warnings: list[str]) -> tuple[dict[str, Any
     turns = _inside(directory, "turns.jsonl")
     moves = [e for e in (_lines(turns, warnings) if turns.is_file() else ()) if e.get("event") == "move"]
     for n, event in enumerate(moves):
+        if "move" not in event:
+            raise RecordError(f"{turns}: move {n} has no 'move'")
         state = state.apply(event["move"])
         if state.message is not None:
             raise RecordError(f"{turns}: move {n} ({event['move']!r}) is rejected on replay: {state.message}")
@@ -167,7 +171,11 @@ def _optional_json(path: Path, warnings: list[str]) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         warnings.append(f"{path.name}: corrupt JSON ignored ({exc.msg})")
-        return None
+    except UnicodeDecodeError as exc:
+        warnings.append(f"{path.name}: not UTF-8 text, ignored ({exc.reason} at byte {exc.start})")
+    except RecursionError:
+        warnings.append(f"{path.name}: JSON nested too deeply, ignored")
+    return None
 
 
 def _log(path: Path, warnings: list[str]) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ structured records of :mod:`.observe` (as nested dicts for the Gymnasium env).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +39,10 @@ def _game_params(
 
 
 def _flat(action: Any, g: Game) -> int:
-    """A flat action from an int or a five-head record / mapping."""
+    """A flat action from an int or a five-head record / mapping (nothing else: no float, bool or
+    string is taken for an action)."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer | np.ndarray | Mapping):
+        raise ValueError(f"an action is an integer or a five-head record or mapping, got {action!r}")
     if isinstance(action, (int, np.integer)):
         return int(action)
     if isinstance(action, np.ndarray) and action.dtype.names:

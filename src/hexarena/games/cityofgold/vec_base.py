@@ -25,6 +25,32 @@ from hexarena.games.cityofgold.observe import (
 )
 
 
+def checked_actions(actions: Any, n: int) -> np.ndarray:
+    """``actions`` as every backend takes them: a NumPy array of shape ``(n,)`` holding flat
+    actions (integers) or ``ACTION_DTYPE`` records; anything else is a ValueError saying so."""
+    if (
+        not isinstance(actions, np.ndarray)
+        or actions.shape != (n,)
+        or not (actions.dtype.names or np.issubdtype(actions.dtype, np.integer))
+    ):
+        got = f"a {type(actions).__name__}"
+        if isinstance(actions, np.ndarray):
+            got += f" of shape {actions.shape} and dtype {actions.dtype}"
+        raise ValueError(
+            f"actions must be a NumPy array of shape ({n},), one flat action (an integer) or "
+            f"ACTION_DTYPE record per env; got {got}"
+        )
+    return actions
+
+
+def as_int32(actions: np.ndarray) -> np.ndarray:
+    """Flat actions as the compiled backends take them (int32); one out of range becomes -1, which
+    they refuse as the python backend does, rather than wrapping round to a legal action."""
+    if actions.dtype == np.int32:
+        return actions
+    return np.where((actions >= 0) & (actions < N_ACTIONS), actions, -1).astype(np.int32)
+
+
 class VecEnv:
     """``n`` games stepped together; see the module docstring for the arrays."""
 
@@ -114,6 +140,7 @@ class VecEnv:
         """Apply one action per env: flat ints (int array [n]) or five-head ``ACTION_DTYPE`` records."""
         if not self.games:
             raise RuntimeError("call reset() before step()")
+        actions = checked_actions(actions, len(self.games))
         heads = actions.dtype.names is not None
         self.rewards[:] = 0
         self.dones[:] = False

@@ -18,7 +18,7 @@ from hexarena.games.cityofgold.engine import STAT_NAMES
 from hexarena.games.cityofgold.fast import jax_engine as J
 from hexarena.games.cityofgold.fast.codes import heads_to_flat_batch
 from hexarena.games.cityofgold.observe import INFO_DTYPE
-from hexarena.games.cityofgold.vec_base import VecEnv
+from hexarena.games.cityofgold.vec_base import VecEnv, as_int32, checked_actions
 
 
 class JaxVecEnv(VecEnv):
@@ -39,8 +39,11 @@ class JaxVecEnv(VecEnv):
     def step(self, actions: np.ndarray) -> None:
         if self.pool is None:
             raise RuntimeError("call reset() before step()")
+        actions = checked_actions(actions, self.num_envs)
         if actions.dtype.names is not None:
             actions = heads_to_flat_batch(actions, np.asarray(self.state.phase))
+        else:
+            actions = as_int32(actions)
         assert self.pool is not None
         self.state, invalid = J.batch_step(
             self.state, actions, self.boards, self.cfg, self.pool.size, donate=True, auto_reset=False

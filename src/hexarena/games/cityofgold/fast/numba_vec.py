@@ -40,7 +40,7 @@ from hexarena.games.cityofgold.fast.numba_engine import (
 )
 from hexarena.games.cityofgold.fast.numba_obs import FRESH, MASK_BYTES, MOVER, VIEWER, write_obs
 from hexarena.games.cityofgold.observe import INFO_DTYPE, MAX_PLAYERS, OBS_DTYPE
-from hexarena.games.cityofgold.vec_base import Runner, VecEnv, VecSampler
+from hexarena.games.cityofgold.vec_base import Runner, VecEnv, VecSampler, as_int32, checked_actions
 
 _TABLES: np.ndarray | None = None
 
@@ -350,10 +350,11 @@ class CpuVecEnv(VecEnv):
         """Observations are written by the kernels."""
 
     def step(self, actions: np.ndarray) -> None:
+        actions = checked_actions(actions, self.n)
         if actions.dtype.names is not None:
             actions = heads_to_flat_batch(actions, self.state["phase"])
-        elif actions.dtype != np.int32:  # one compiled signature: int32 actions
-            actions = np.asarray(actions, np.int32)
+        else:  # one compiled signature: int32 actions
+            actions = as_int32(actions)
         self._step(actions, _NO_SAMPLER)
 
     def _step(self, actions: np.ndarray, sampler: np.ndarray) -> None:

@@ -4,6 +4,11 @@ Every array carries two leading axes (num_devices, num_games). One env step is o
 in every game: ``vmap`` over games inside ``jit(shard_map(...))`` over a one-axis device mesh.
 Strategies: ``"duplicate"`` gives every device every map (each game its own key); ``"split"``
 divides the maps evenly between devices (their count must divide by the number of devices).
+
+The step takes the actions as they come and checks nothing (checks would cost every step of
+every game): a score that is NaN loses every comparison, so an endpoint whose scores are all NaN
+resolves as if they were all zero (its first legal choice). A policy that may emit NaN should
+check its outputs (``jnp.isfinite(x).all()``); the one-game adapter refuses non-finite scores.
 """
 
 from __future__ import annotations
