@@ -93,7 +93,7 @@ class HeuristicPlayer(SeededPlayer):
     :func:`build_order`, :func:`work_ranking`, :func:`site_values`), so a mechanic that lands
     later (trade deals, caravans, city states, great people) adds one of its own to :func:`plan`."""
 
-    kind = "heuristic"
+    kind = "easy"  # the first bot; ``heuristic`` is now :class:`.planner.StrategicPlayer`
 
     def act(self, view: GameState) -> Reply:
         env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
@@ -152,7 +152,7 @@ def plan(
         pos, name = int(where[me, slot]), tb.unit_names[kinds[me, slot]]
         d = distance_np(all_tiles, pos)
         if name == "settler":
-            orders[str(slot)] = _settler(pos, d, sites, claimed, opts, int(slot))
+            orders[str(slot)] = settler_order(pos, d, sites, claimed, opts, int(slot))
         elif name == "caravan":
             orders[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
@@ -260,7 +260,7 @@ def site_values(obs: dict[str, Any], me: int) -> np.ndarray:
     return np.where(ok, value, -np.inf)
 
 
-def _settler(
+def settler_order(
     pos: int, d: np.ndarray, sites: np.ndarray, claimed: list[int], opts: dict[str, Any] | None, slot: int
 ) -> dict[str, Any]:
     """Found the city here when this is (nearly) the best site in reach, else walk to the best."""
