@@ -65,12 +65,12 @@ def building_values(
     return value - tb.building_upkeep * weights[GOLD]
 
 
-def affordable(value: np.ndarray, upkeep: np.ndarray, gold: float) -> np.ndarray:
+def affordable(value: np.ndarray, upkeep: np.ndarray, gold: float, treasury: float) -> np.ndarray:
     """Which buildings to queue: worth more than ``MIN_VALUE`` beyond their upkeep, and, with a
-    deficit, only those that pay their own upkeep back in gold or happiness."""
+    deficit and a thin treasury, only those that pay their own upkeep back in gold or happiness."""
     tb = load_tables()
     ok = value > MIN_VALUE
-    if gold - upkeep.min() < 0:
+    if gold < 0 and treasury < THIN_TREASURY:
         pays = tb.building_yields[:, GOLD] + tb.building_percent[:, GOLD] > upkeep
         ok &= pays | (tb.building_yields[:, HAPPY] > 0) | (upkeep == 0)
     return ok
@@ -83,7 +83,7 @@ def ranked_buildings(
     ``legal`` (148,) there now and worth their upkeep)."""
     tb = load_tables()
     value = building_values(obs, me, city, weights, plan_items)
-    ok = legal & affordable(value, tb.building_upkeep, net_gold(obs, me))
+    ok = legal & affordable(value, tb.building_upkeep, net_gold(obs, me), float(np.asarray(obs["treasury"])))
     cost = np.maximum(tb.building_cost, 1.0)
     rate = value / cost
     idx = np.flatnonzero(ok)

@@ -100,14 +100,15 @@ class HeuristicPlayer(SeededPlayer):
         return Reply(move=plan(env.view, env.viewer, self.rng, env.options))
 
 
-def game_against_random(seed: int, rounds: int) -> GameState:
-    """A seeded game of this bot (red, seat 0) against five uniform random players, played to its
-    end after ``rounds`` rounds (``python -m benchmarks terranova_bot`` plays 50 of them)."""
+def game_against_random(seed: int, rounds: int, bot: type[SeededPlayer] = HeuristicPlayer) -> GameState:
+    """A seeded game of ``bot`` (red, seat 0; this one by default) against five uniform random
+    players, played to its end after ``rounds`` rounds (``python -m benchmarks terranova_bot``
+    plays 50 of them with the ``heuristic`` bot)."""
     import hexarena  # the registry imports the adapter, which imports this module
 
     state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
     players = {
-        r: HeuristicPlayer(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i)
+        r: bot(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i)
         for i, r in enumerate(state.all_roles())
     }
     for role, player in players.items():
@@ -194,20 +195,22 @@ def plan(
     }
 
 
-def work_ranking(obs: dict[str, Any], me: int, city: int, settling: bool) -> list[int]:
+def work_ranking(
+    obs: dict[str, Any], me: int, city: int, settling: bool, weights: tuple[float, ...] | None = None
+) -> list[int]:
     """City ``city``'s 36 work-area slots, best first (its citizens take the first ones it owns).
 
     Tiles are valued food and production about even while the city trains a settler (food first
-    otherwise); its citizens' tiles are picked so the city never starves: a food surplus of one
-    (it grows), or none while a city of two or more trains a settler (production matters more
-    then), the food weight rising until they do."""
+    otherwise; ``weights`` per yield replace either); its citizens' tiles are picked so the city
+    never starves: a food surplus of one (it grows), or none while a city of two or more trains a
+    settler (production matters more then), the food weight rising until they do."""
     cities = obs["player_cities"]
     centre = int(_tiles(cities["city_rowcols"][me][city]))
     ring = work_area()[centre, 1:]
     owned = cities["ownership_map"][me][city].reshape(-1)[np.maximum(ring, 0)] == 2
     y = obs["yield_map_players"].reshape(-1, 7)[np.maximum(ring, 0)]
-    weights = np.array(SETTLING_WEIGHTS if settling else GROWING_WEIGHTS)
-    value = np.where((ring >= 0) & owned, y @ weights, -np.inf)
+    w = np.array(weights if weights is not None else SETTLING_WEIGHTS if settling else GROWING_WEIGHTS)
+    value = np.where((ring >= 0) & owned, y @ w, -np.inf)
     pop = int(cities["population"][me][city])
     food_in = float(np.asarray(cities["city_center_yields"])[city][0])
     surplus = SETTLING_SURPLUS if settling and pop > 1 else 1

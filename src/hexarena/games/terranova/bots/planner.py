@@ -35,6 +35,8 @@ SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
 SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
 EXPAND_HAPPINESS = 0  # found another city only while happiness stays at least this after it
 EARLY_CITIES = 4  # up to this many cities, expand whatever the happiness
+GROWTH_HAPPINESS = 2  # below this its cities stop growing (each citizen is one unhappiness)
+POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a worked tile when short
 TOP = 12
 
 
@@ -90,8 +92,8 @@ def city_builds(
     ctx: dict[str, Any],
 ) -> list[str]:
     """City ``city``'s ranked buildables: the empire's needs assigned to it (``first``), then its
-    buildings by value per production, then upkeep-free ones and the best unit (so an idle
-    city never falls back to an arbitrary building)."""
+    buildings by value per production, then upkeep-free ones, a caravan (gold on a route) and the
+    best unit (so an idle city never falls back to an arbitrary building)."""
     tb = load_tables()
     legal = economy.legal_buildables(opts, city)
     names = [*tb.building_names, *tb.unit_names[1:]]
@@ -100,8 +102,7 @@ def city_builds(
     order += economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
     free = np.flatnonzero(buildings & (tb.building_upkeep == 0))
     order += [tb.building_names[b] for b in free if tb.building_names[b] not in order]
-    if ctx["unit"] and ctx["unit"] not in order:
-        order.append(ctx["unit"])
+    order += [u for u in ("caravan", ctx["unit"]) if u and u not in order]
     return [n for n in order if legal[names.index(n)]] or order
 
 
@@ -182,12 +183,16 @@ def plan_move(
     first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital)
     build = {}
     for c in range(MAX_CITIES):
-        if c in mine:
-            build[str(c)] = city_builds(obs, me, c, opts, first[int(c)], ctx)
-        else:  # a city founded during this move starts on a monument or a warrior
-            build[str(c)] = ["monument", "warrior", "worker"] if len(mine) else ["settler", "warrior"]
-    unhappy = float(np.asarray(obs["happiness"])) < 0
-    work = {str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler") for c in mine}
+        if c in mine or len(mine):  # a slot founded during this move ranks as its cities do
+            build[str(c)] = city_builds(obs, me, c, opts, first.get(c, []), ctx)
+        else:  # the capital, founded this move
+            build[str(c)] = ["settler", "warrior"]
+    unhappy = float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS
+    poor = economy.net_gold(obs, me) < 0 or float(np.asarray(obs["treasury"])) < economy.THIN_TREASURY
+    weights = POOR_WORK_WEIGHTS if poor else None
+    work = {
+        str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights) for c in mine
+    }
     modern = int(((military.power(kinds) > 0) & ~military.obsolete(kinds, obs["technologies"], unit)).sum())
     target = military.army_target(len(mine), plan, economy.net_gold(obs, me), True)
     march = plan == "domination" and modern >= target
@@ -202,20 +207,45 @@ def plan_move(
         elif name == "caravan":
             units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
-            owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
-            bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
-            idx = np.flatnonzero(bare)
-            near = idx[np.argsort(distance_np(idx, pos), kind="stable")][:TOP]
-            units[str(slot)] = {"categories": list(WORKER_BUILDS), "targets": [int(t) for t in near]}
+            units[str(slot)] = worker_order(obs, me, pos)
     return {
         "tech": strategy.tech_order(obs, plan),
         "policy": strategy.policy_order(plan),
-        "tenet": list(tenet_order(obs, me, PANTHEONS)),
+        "tenet": tenets(obs, me),
         "units": units,
         "build": build,
         "work": work,
         "trade": war_plan(obs, me, march, opts),
     }
+
+
+def tenets(obs: dict[str, Any], me: int) -> list[str]:
+    """Tenets by value (:func:`.religion.tenet_order`) once a pantheon's faith is within a turn's
+    reach; the pantheons alone before (no tenet can be taken then, and valuing all 91 is half
+    the cost of a move)."""
+    faith = float(np.asarray(obs["faith_reserves"]))
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    faith += float(np.asarray(pc["yields"])[: len(mine), 3][mine].sum())
+    if faith < load_tables().rules["pantheon_cost_base"]:
+        return list(PANTHEONS)
+    return list(tenet_order(obs, me, PANTHEONS))
+
+
+def worker_order(obs: dict[str, Any], me: int, pos: int) -> dict[str, Any]:
+    """Improve the unimproved tiles of its borders, luxuries first (each kind is 4 happiness), then
+    strategic and bonus resources, then the nearest; no roads (each costs 1 gold a turn)."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
+    bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    idx = np.flatnonzero(bare)
+    resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1)[idx], 0)
+    kind = np.where(resource > 0, tb.resource_kind[resource], 0)  # 1 bonus, 2 strategic, 3 luxury
+    rank = np.array([3, 2, 1, 0])[kind]
+    near = idx[np.lexsort((distance_np(idx, pos), rank))][:TOP]
+    categories = [c for c in WORKER_BUILDS if c != "road"]
+    return {"categories": categories, "targets": [int(t) for t in near]}
 
 
 def war_plan(obs: dict[str, Any], me: int, march: bool, opts: dict[str, Any] | None) -> dict[str, Any]:

@@ -83,8 +83,9 @@ EXTRA_TECHS = {  # plan techs no building names: tourism, the Congress, trade-ro
     "diplomatic": (citystate_rules()["congress_tech"], *load_tables().rules["trade_route_techs"]),
     "domination": ("bronze_working", "iron_working", "mathematics"),
 }
-# the economy's early techs every plan wants (happiness, growth, gold)
-OPENING = ("pottery", "calendar", "writing", "mining", "bronze_working", "currency", "construction")
+# the economy's early techs every plan wants: luxuries' improvements (plantation, mine, camp),
+# the colosseum, stone works and circus for happiness, then science and gold
+OPENING = ("pottery", "mining", "calendar", "construction", "writing", "trapping", "currency")
 PLAN_TREES = {
     "science": ("tradition", "rationalism", "liberty", "commerce", "patronage", "aesthetics"),
     "culture": ("tradition", "aesthetics", "piety", "liberty", "rationalism", "commerce"),
