@@ -141,9 +141,20 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     info["relationships"] = np.where(np.arange(12) < 3, 2, 0)
     close = {**obs, "citystate_info": info}  # diplomatic 0.25 + 0.17 against science's 0.45 + progress
     assert strategy.choose_plan(close, 0, "science") == "science"
-    # the plan steers research: domination wants bronze working before pottery's successors
-    assert strategy.tech_order(obs, "domination")[0] in ("bronze_working", "pottery", "mining", "writing")
-    assert strategy.policy_order("culture")[6:8] == ["aesthetics_opener", "cultural_centers"]
+    # the plan steers research (toward its next goal, before the rest by cost) and policies
+    known = np.array(obs["technologies"])
+    known[[strategy.load_tables().tech(t) for t in ("mining", "pottery", "animal_husbandry")]] = 1
+    dom = strategy.tech_order({**obs, "technologies": known}, "domination")
+    assert dom.index("bronze_working") < dom.index("sailing")
+    culture = strategy.policy_order("culture")
+    assert sorted(culture) == sorted(strategy.load_tables().policy_names)
+    assert (
+        culture.index("aesthetics_opener")
+        < culture.index("rationalism_opener")
+        < culture.index("honor_opener")
+    )
+    war = strategy.policy_order("domination")
+    assert war.index("honor_opener") < war.index("aesthetics_opener")
 
 
 def test_a_bot_marching_on_a_capital_refuses_its_owners_peace(obs):

@@ -24,6 +24,7 @@ GOLD, HAPPY = 2, 6
 THIN_TREASURY = 60.0  # below this, or with a deficit, gold counts for more
 WONDER_VALUE = 2.0  # a world wonder's score (10 points) and what it denies the others
 MIN_VALUE = 0.25  # a building must be worth this much per turn beyond its upkeep
+GROWN_POP = 3  # a building per citizen is valued at least at this size (it stands for 300 rounds)
 
 
 def net_gold(obs: dict[str, Any], me: int) -> float:
@@ -56,7 +57,7 @@ def building_values(
     of ``weights``; ``plan_items`` (148,) adds the plan's worth of what the yields do not show."""
     tb = load_tables()
     pc = obs["player_cities"]
-    pop = float(np.asarray(pc["population"])[me][city])
+    pop = max(float(np.asarray(pc["population"])[me][city]), GROWN_POP)
     made = np.zeros(8)
     made[:7] = np.asarray(pc["yields"])[city][:7]
     gain = tb.building_yields + tb.building_per_pop * pop + tb.building_percent / 100.0 * made
