@@ -37,6 +37,9 @@ EXPAND_HAPPINESS = 0  # found another city only while happiness stays at least t
 EARLY_CITIES = 4  # up to this many cities, expand whatever the happiness
 GROWTH_HAPPINESS = 2  # below this its cities stop growing (each citizen is one unhappiness)
 POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a worked tile when short
+# growth held: food counts against a tile (the ranking still feeds every citizen), so a city
+# works production and gold with no food to spare
+HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
 TOP = 12
 
 
@@ -92,17 +95,28 @@ def city_builds(
     ctx: dict[str, Any],
 ) -> list[str]:
     """City ``city``'s ranked buildables: the empire's needs assigned to it (``first``), then its
-    buildings by value per production, then upkeep-free ones, a caravan (gold on a route) and the
-    best unit (so an idle city never falls back to an arbitrary building)."""
+    buildings by value per production, then upkeep-free ones, a caravan (gold on a route), the
+    other buildings by value, and last the best unit (a city always has something to build, so
+    the resolver never falls back to an arbitrary item, and never to a unit it need not keep)."""
     tb = load_tables()
     legal = economy.legal_buildables(opts, city)
+    if not legal.any():  # a city founded during this move: what its empire can build
+        legal = ctx["legal_any"]
     names = [*tb.building_names, *tb.unit_names[1:]]
     buildings = legal[:BUILDING_SLOTS] & ~ctx["elsewhere"]
     order = list(first)
     order += economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
     free = np.flatnonzero(buildings & (tb.building_upkeep == 0))
     order += [tb.building_names[b] for b in free if tb.building_names[b] not in order]
-    order += [u for u in ("caravan", ctx["unit"]) if u and u not in order]
+    order.append("caravan")
+    # then every other building, the least costly to keep first: a building's upkeep (1 to 3 gold)
+    # is less than a unit's (about 2 gold at round 100, 4.7 at 300), so an idle city builds one
+    value = economy.building_values(obs, me, city, ctx["weights"], ctx["items"])
+    rest = np.flatnonzero(buildings)
+    order += [tb.building_names[b] for b in rest[np.argsort(-value[rest], kind="stable")]]
+    if ctx["unit"]:
+        order.append(ctx["unit"])
+    order = list(dict.fromkeys(order))
     return [n for n in order if legal[names.index(n)]] or order
 
 
@@ -177,19 +191,27 @@ def plan_move(
         "weights": economy.yield_weights(obs, me, strategy.PLAN_WEIGHTS[plan]),
         "items": strategy.plan_items(plan),
         "elsewhere": elsewhere,
+        "legal_any": legal_any,
     }
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
     wanted = needs(obs, me, plan, unit, sites)
     first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital)
     build = {}
-    for c in range(MAX_CITIES):
+    production = np.asarray(pc["yields"])[:, 1]
+    for c in sorted(range(MAX_CITIES), key=lambda c: (c not in mine, -production[c])):
         if c in mine or len(mine):  # a slot founded during this move ranks as its cities do
             build[str(c)] = city_builds(obs, me, c, opts, first.get(c, []), ctx)
+            wonders = [
+                n for n in build[str(c)] if n in tb.building_names and tb.building_kind[tb.building(n)]
+            ]
+            if wonders:  # the most productive city that wants a wonder builds it, the others not
+                elsewhere[tb.building(wonders[0])] = True
         else:  # the capital, founded this move
             build[str(c)] = ["settler", "warrior"]
+    build = {str(c): build[str(c)] for c in range(MAX_CITIES)}
     unhappy = float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS
     poor = economy.net_gold(obs, me) < 0 or float(np.asarray(obs["treasury"])) < economy.THIN_TREASURY
-    weights = POOR_WORK_WEIGHTS if poor else None
+    weights = HOLD_WORK_WEIGHTS if unhappy else POOR_WORK_WEIGHTS if poor else None
     work = {
         str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights) for c in mine
     }

@@ -120,14 +120,16 @@ def goal_techs(plan: str) -> tuple[int, ...]:
 
 
 def tech_order(obs: dict[str, Any], plan: str) -> list[str]:
-    """Open techs ranked: the opening's, then what leads to the plan's next goal tech, cheapest
-    first, then every other open tech by cost (a wide tree is research that is never wasted)."""
+    """Open techs ranked: the opening's (and what leads to them), then what leads to the plan's
+    next goal tech, cheapest first, then every other open tech by cost (a wide tree is research
+    that is never wasted)."""
     tb = load_tables()
     known = np.asarray(obs["technologies"]) > 0
     legal = ~known & np.all(~tb.tech_prereq | known, axis=1)
     priority = np.zeros(tb.n_techs)
     for name in OPENING:
         priority[tb.tech(name)] = 2.0
+        priority[ancestors()[tb.tech(name)]] = 2.0
     goals = [t for t in goal_techs(plan) if not known[t]]
     if goals:
         target = goals[0]
