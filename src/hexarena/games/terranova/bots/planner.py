@@ -109,10 +109,11 @@ def city_builds(
     free = np.flatnonzero(buildings & (tb.building_upkeep == 0))
     order += [tb.building_names[b] for b in free if tb.building_names[b] not in order]
     order.append("caravan")
-    # then every other building, the least costly to keep first: a building's upkeep (1 to 3 gold)
-    # is less than a unit's (about 2 gold at round 100, 4.7 at 300), so an idle city builds one
+    # then every other building that gives something, the least costly to keep first: its upkeep
+    # (1 to 3 gold) is less than a unit's (about 2 gold at round 100, 4.7 at 300)
     value = economy.building_values(obs, me, city, ctx["weights"], ctx["items"])
-    rest = np.flatnonzero(buildings)
+    gain = value + tb.building_upkeep * ctx["weights"][economy.GOLD]
+    rest = np.flatnonzero(buildings & (gain > 0))
     order += [tb.building_names[b] for b in rest[np.argsort(-value[rest], kind="stable")]]
     if ctx["unit"]:
         order.append(ctx["unit"])
