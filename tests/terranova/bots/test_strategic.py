@@ -138,9 +138,18 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     allied = {**obs, "citystate_info": info}
     assert strategy.progress(allied, 0)["diplomatic"] == pytest.approx(8 / 12)
     assert strategy.choose_plan(allied, 0, "science") == "diplomatic"
-    info["relationships"] = np.where(np.arange(12) < 3, 2, 0)
-    close = {**obs, "citystate_info": info}  # diplomatic 0.25 + 0.17 against science's 0.45 + progress
+    info["relationships"] = np.where(np.arange(12) < 2, 2, 0)
+    close = {**obs, "citystate_info": info}  # two allies: ahead of science, but not by the margin
+    assert strategy.choose_plan(close, 0, None) == "diplomatic"
     assert strategy.choose_plan(close, 0, "science") == "science"
+    # the most soldiers and a rival capital known, past round 60: conquest, as science is out of reach
+    pc = dict(obs["player_cities"])
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    pc.update(city_ids=ids, city_rowcols=rowcols)
+    armed = {**obs, "player_cities": pc, "most_soldiers": np.int32(0), "current_turn": np.int32(100)}
+    assert strategy.science_reach(armed, 0) < 0.1
+    assert strategy.choose_plan(armed, 0, "science") == "domination"
     # the plan steers research (toward its next goal, before the rest by cost) and policies
     known = np.array(obs["technologies"])
     known[[strategy.load_tables().tech(t) for t in ("mining", "pottery", "animal_husbandry")]] = 1

@@ -4,7 +4,8 @@ adopted, valued and built.
 Each victory has a progress the bot can read off its observation (:func:`progress`: techs known
 for science, tourism against each rival's lifetime culture for culture, delegates and allied city
 states for diplomacy, rival capitals sacked for domination) and an aptitude (:func:`aptitude`:
-leading the literacy, culture or soldier demographics, allies, a rival capital in reach). The
+whether its science pays for the spaceship's remaining research by the cap, leading the literacy,
+culture or soldier demographics, friends and allies, a rival capital in reach). The
 bot plays the plan with the most progress plus aptitude, keeping the one it plays unless another
 leads it by :data:`SWITCH_MARGIN` (a plan is not dropped on one bad turn, and is dropped when the
 bot falls behind in what it needs).
@@ -24,7 +25,8 @@ from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
 PLANS = VICTORIES[1:]  # science, domination, culture, diplomatic
 SWITCH_MARGIN = 0.15
 PLAN_ITEM_VALUE = 6.0  # worth per turn of a building the plan needs for what no yield shows
-SCIENCE_TECHS = 75  # the techs a spaceship needs, about
+SCIENCE_TECHS = 75  # the techs a spaceship needs
+WAR_ROUND = 60  # no conquest plan before this round (the land is still being settled)
 # yield weights per plan: food, production, gold, faith, culture, science, happiness, tourism
 PLAN_WEIGHTS = {
     "science": np.array([1.0, 1.0, 0.6, 0.3, 0.6, 1.6, 1.0, 0.2]),
@@ -180,19 +182,45 @@ def progress(obs: dict[str, Any], me: int) -> dict[str, float]:
     }
 
 
+@cache
+def spaceship_techs() -> np.ndarray:
+    """(81,) bool: the techs the spaceship's parts and the Apollo Program need, prerequisites too."""
+    tb = load_tables()
+    need = np.zeros(tb.n_techs, bool)
+    for name in ("apollo_program", *citystate_rules()["spaceship_parts"]):
+        row = tb.building_tech[tb.building(name)]
+        need |= row | ancestors()[row].any(0)
+    return need
+
+
+def science_reach(obs: dict[str, Any], me: int) -> float:
+    """The share of the spaceship's remaining research its science would pay for by the turn cap,
+    if its science doubled on average over the rounds left (0 to 1)."""
+    tb = load_tables()
+    known = np.asarray(obs["technologies"]) > 0
+    remaining = float(tb.tech_cost[spaceship_techs() & ~known].sum())
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    rate = float(np.asarray(pc["yields"])[: len(mine), 5][mine].sum())
+    rounds = max(tb.rules["turn_cap"] - int(obs["current_turn"]), 0)
+    return min(2.0 * rate * rounds / max(remaining, 1.0), 1.0)
+
+
 def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
-    """What the bot's position says it can reach: leading literacy (science), lifetime culture
-    (culture), soldiers with a rival capital known (domination), friends and allies (diplomacy)."""
+    """What the bot's position says it can reach: the spaceship's research within the rounds left
+    (and leading literacy), lifetime culture, friends and allies, and the most soldiers with a
+    rival capital known (from round :data:`WAR_ROUND`)."""
     culture = np.asarray(obs["culture_total"], dtype=float)
     relations = np.asarray(obs["citystate_info"]["relationships"])
     pc = obs["player_cities"]
     rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
     rival_capitals[me] = False
+    soldiers = int(obs["most_soldiers"]) == me and bool(rival_capitals.any())
     return {
-        "science": 0.25 + 0.2 * (int(obs["most_literacy"]) == me),
-        "culture": 0.15 + 0.2 * (int(np.argmax(culture)) == me),
+        "science": 0.1 + 0.4 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
+        "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me),
         "diplomatic": 0.05 + 0.04 * int((relations >= 1).sum()),
-        "domination": 0.05 + 0.3 * (int(obs["most_soldiers"]) == me and bool(rival_capitals.any())),
+        "domination": 0.05 + 0.35 * (soldiers and int(obs["current_turn"]) >= WAR_ROUND),
     }
 
 
