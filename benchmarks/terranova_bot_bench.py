@@ -74,8 +74,8 @@ class Game:
     eras: list[int]
     cities: list[int]
     units_by_era: Counter = field(default_factory=Counter)
-    treasury: dict[int, float] = field(default_factory=dict)  # round -> median over players
-    happiness: dict[int, float] = field(default_factory=dict)
+    treasury: dict[int, list[float]] = field(default_factory=dict)  # round -> each player's
+    happiness: dict[int, list[float]] = field(default_factory=dict)
     wars: int = 0
     peaces: int = 0
 
@@ -104,8 +104,8 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
     start, times = time.perf_counter(), []
     war = np.zeros((len(roles), len(roles)), bool)
     wars = peaces = 0
-    treasury: dict[int, float] = {}
-    happiness: dict[int, float] = {}
+    treasury: dict[int, list[float]] = {}
+    happiness: dict[int, list[float]] = {}
     while not state.is_over():
         role = state.roles[0]
         view = state.query_game(role)
@@ -123,8 +123,8 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
         done = int(state.environment.turn)
         for r in CHECKPOINTS:
             if r not in treasury and (done >= r or (state.is_over() and r == rounds)):
-                treasury[r] = float(np.median(np.asarray(s.players.gold)))
-                happiness[r] = float(np.median(np.asarray(s.players.happiness)))
+                treasury[r] = [round(float(x), 1) for x in np.asarray(s.players.gold)]
+                happiness[r] = [round(float(x), 1) for x in np.asarray(s.players.happiness)]
     env = state.environment
     s = env.state
     scores = state.get_scores()
@@ -150,12 +150,15 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
     )
 
 
-def _line(mode: str, g: Game) -> str:
+def _line(mode: str, g: Game, seats: list[int]) -> str:
+    """One game's figures; treasury and happiness: the median over ``seats`` at each checkpoint."""
+    treasury = {r: float(np.median([v[p] for p in seats])) for r, v in g.treasury.items()}
+    happiness = {r: float(np.median([v[p] for p in seats])) for r, v in g.happiness.items()}
     return (
         f"{mode} seed {g.seed}: {g.victory} (seat {g.winner}) at round {g.rounds}; techs {g.techs}; "
         f"eras {g.eras}; cities {g.cities}; units by era {dict(sorted(g.units_by_era.items()))}; "
-        f"median treasury {g.treasury} happiness {g.happiness}; wars {g.wars} peaces {g.peaces}; "
-        f"{g.wall_s:.0f} s, {g.move_ms:.1f} ms a move"
+        f"treasury {treasury} happiness {happiness} (median of seats {seats}); "
+        f"wars {g.wars} peaces {g.peaces}; {g.wall_s:.0f} s, {g.move_ms:.1f} ms a move"
     )
 
 
@@ -164,7 +167,7 @@ def six(seeds: range, rounds: int) -> None:
     games = []
     for seed in seeds:
         g = play_long(seed, [StrategicPlayer(seed=seed * 6 + i) for i in range(6)], rounds)
-        print(_line("six", g), flush=True)
+        print(_line("six", g, list(range(6))), flush=True)
         games.append(g)
     kinds = Counter(g.victory for g in games)
     print(
@@ -181,7 +184,7 @@ def six(seeds: range, rounds: int) -> None:
 
 def _medians(games: list[Game], what: str) -> dict[int, float]:
     return {
-        r: float(np.median([getattr(g, what)[r] for g in games if r in getattr(g, what)]))
+        r: float(np.median([x for g in games if r in getattr(g, what) for x in getattr(g, what)[r]]))
         for r in CHECKPOINTS
     }
 
@@ -198,7 +201,8 @@ def versus(seeds: range, rounds: int, one_new: bool) -> None:
 
         g = play_long(seed, [bot(i) for i in range(6)], rounds)
         wins.append(g.winner == seat)
-        print(_line("versus" if one_new else "reverse", g) + f"; lone seat {seat}", flush=True)
+        new_seats = [seat] if one_new else [i for i in range(6) if i != seat]
+        print(_line("versus" if one_new else "reverse", g, new_seats) + f"; lone seat {seat}", flush=True)
     lone, rest = ("heuristic", "easy") if one_new else ("easy", "heuristic")
     print(
         f"one {lone} against five {rest}, {len(wins)} games of {rounds} rounds: the lone bot won "
