@@ -177,3 +177,35 @@ def test_a_bot_marching_on_a_capital_refuses_its_owners_peace(obs):
     view = {**_cities(obs, city_ids=ids, city_rowcols=rowcols), "at_war": war, "trade_offers": offers}
     assert 3 in planner.war_plan(view, 0, False, None).get("accept", [])
     assert 3 not in planner.war_plan(view, 0, True, None).get("accept", [])
+
+
+def test_it_sells_a_second_copy_of_a_luxury_and_buys_a_missing_one_when_unhappy(obs):
+    from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, N_ITEMS, item_names
+
+    tb = load_tables()
+    whales, wine = tb.resource("whales") - 1, tb.resource("wine") - 1
+    owned = np.zeros((10, 52), int)
+    owned[0, whales] = owned[1, whales] = 1  # two whale tiles: one can go
+    offers = np.full((6, 2), -1)
+    offers[2] = [FIRST_RESOURCE + whales, GOLD_PER_TURN]
+    view = {**_cities(obs, resources_owned=owned), "trade_offers": offers, "at_war": np.zeros((6, 6), int)}
+    assert 2 in planner.war_plan({**view, "happiness": np.float32(5)}, 0, False, None)["accept"]
+    owned[1, whales] = 0  # its only whales: kept
+    single = {**_cities(obs, resources_owned=owned), "trade_offers": offers, "at_war": np.zeros((6, 6), int)}
+    assert 2 not in planner.war_plan({**single, "happiness": np.float32(5)}, 0, False, None).get("accept", [])
+    # unhappy with 1000 gold: 5 gold a turn for a luxury it lacks, to a player who has one
+    opts = {
+        "trade_ask": np.zeros((6, N_ITEMS), bool),
+        "trade_offer": np.ones((6, N_ITEMS), bool),
+        "trade_partners": np.array([False, False, False, True, False, False]),
+    }
+    opts["trade_ask"][3, FIRST_RESOURCE + wine] = True
+    poor_mood = {
+        **single,
+        "happiness": np.float32(-3),
+        "treasury": np.float32(1000),
+        "trade_offers": np.full((6, 2), -1),
+    }
+    order = planner.war_plan(poor_mood, 0, False, opts)
+    assert order["to"] == [3] and order["offer"] == [item_names()[GOLD_PER_TURN]]
+    assert item_names()[FIRST_RESOURCE + wine] in order["ask"] and "whales" not in order["ask"]

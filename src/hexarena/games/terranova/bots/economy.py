@@ -22,6 +22,7 @@ from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES,
 
 GOLD, HAPPY = 2, 6
 THIN_TREASURY = 60.0  # below this, or with a deficit, gold counts for more
+RICH_TREASURY = 500.0  # above this, with a surplus, gold counts for less (no endpoint spends it)
 WONDER_VALUE = 2.0  # a world wonder's score (10 points) and what it denies the others
 MIN_VALUE = 0.25  # a building must be worth this much per turn beyond its upkeep
 GROWN_POP = 3  # a building per citizen is valued at least at this size (it stands for 300 rounds)
@@ -44,6 +45,8 @@ def yield_weights(obs: dict[str, Any], me: int, plan_weights: np.ndarray) -> np.
     treasury = float(np.asarray(obs["treasury"]))
     if gold < 2 or treasury < THIN_TREASURY:
         w[GOLD] *= 3.0 if gold < 0 else 2.0
+    elif treasury > RICH_TREASURY and gold > 0:
+        w[GOLD] *= 0.25  # gold it cannot spend: upkeep for happiness, science or culture is cheap
     happiness = float(np.asarray(obs["happiness"]))
     if happiness < 4:
         w[HAPPY] *= 3.0 if happiness < 0 else 2.0

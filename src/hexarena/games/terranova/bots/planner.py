@@ -28,6 +28,7 @@ from hexarena.games.terranova.bots.heuristic import (
 from hexarena.games.terranova.bots.religion import tenet_order
 from hexarena.games.terranova.bots.trade import peace_plan
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
@@ -40,6 +41,7 @@ POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a w
 # growth held: food counts against a tile (the ranking still feeds every citizen), so a city
 # works production and gold with no food to spare
 HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
+LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 TOP = 12
 
 
@@ -213,8 +215,11 @@ def plan_move(
     unhappy = float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS
     poor = economy.net_gold(obs, me) < 0 or float(np.asarray(obs["treasury"])) < economy.THIN_TREASURY
     weights = HOLD_WORK_WEIGHTS if unhappy else POOR_WORK_WEIGHTS if poor else None
+    built = np.asarray(pc["buildings_owned"])[:MAX_CITIES]
+    food = built @ tb.building_yields[:, 0] if unhappy else np.zeros(MAX_CITIES)  # held: no surplus
     work = {
-        str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights) for c in mine
+        str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c])
+        for c in mine
     }
     modern = int(((military.power(kinds) > 0) & ~military.obsolete(kinds, obs["technologies"], unit)).sum())
     target = military.army_target(len(mine), plan, economy.net_gold(obs, me), True)
@@ -271,10 +276,42 @@ def worker_order(obs: dict[str, Any], me: int, pos: int) -> dict[str, Any]:
     return {"categories": categories, "targets": [int(t) for t in near]}
 
 
+def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict[str, Any] | None) -> None:
+    """Luxuries for gold, into ``order``: sell a second copy of a luxury for 5 gold a turn (its
+    happiness counts once), and, while unhappy with gold to spare and no peace to ask for, offer
+    5 gold a turn for a luxury it lacks to whoever may give one."""
+    tb = load_tables()
+    luxury = tb.resource_kind[1:] == 3  # (52,) trade items FIRST_RESOURCE + r
+    copies = np.asarray(obs["player_cities"]["resources_owned"]).sum(0)
+    offers = np.asarray(obs["trade_offers"])
+    for q in np.flatnonzero(offers[:, 0] >= FIRST_RESOURCE):
+        r = int(offers[q, 0]) - FIRST_RESOURCE
+        if luxury[r] and copies[r] >= 2 and offers[q, 1] == GOLD_PER_TURN:
+            order["accept"] = [*order.get("accept", []), int(q)]
+    rich = economy.net_gold(obs, me) >= LUXURY_GOLD or float(np.asarray(obs["treasury"])) >= 10 * LUXURY_GOLD
+    if "to" in order or opts is None or float(np.asarray(obs["happiness"])) >= GROWTH_HAPPINESS or not rich:
+        return
+    lacking = np.flatnonzero(luxury & (copies == 0))
+    ask = np.asarray(opts["trade_ask"])[:, FIRST_RESOURCE + lacking]  # (6, k) what each may give
+    pay = np.asarray(opts["trade_offer"])[:, GOLD_PER_TURN] & np.asarray(opts["trade_partners"])
+    sellers = np.flatnonzero(pay & ask.any(1))
+    if len(sellers):
+        names = item_names()
+        order.update(
+            to=[int(q) for q in sellers],
+            ask=[names[FIRST_RESOURCE + int(r)] for r in lacking],
+            offer=[names[GOLD_PER_TURN]],
+        )
+
+
 def war_plan(obs: dict[str, Any], me: int, march: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
-    """The trade order: :func:`.trade.peace_plan`, except that a bot marching on a capital neither
-    asks its owner for peace nor accepts it."""
-    order = peace_plan(obs, me, opts)
+    """The trade order: :func:`.trade.peace_plan` and :func:`luxury_deals`, except that a bot
+    marching on a capital neither asks its owner for peace nor accepts it."""
+    order = dict(peace_plan(obs, me, opts))
+    if order.get("ask") != ["peace"] and float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS:
+        for key in ("to", "ask", "offer"):  # a luxury comes before an embassy
+            order.pop(key, None)
+    luxury_deals(obs, me, order, opts)
     if not march:
         return order
     pc = obs["player_cities"]
