@@ -6,7 +6,8 @@ for science, tourism against each rival's lifetime culture for culture, delegate
 states for diplomacy, rival capitals sacked for domination) and an aptitude (:func:`aptitude`:
 whether its science pays for the spaceship's remaining research by the cap, leading the literacy,
 culture or soldier demographics, friends and allies, a rival capital in reach). The
-bot plays the plan with the most progress plus aptitude, keeping the one it plays unless another
+bot plays the plan with the most progress plus aptitude (science's progress is its reach alone:
+techs known are worth nothing if the spaceship stays out of reach), keeping the one it plays unless another
 leads it by :data:`SWITCH_MARGIN` (a plan is not dropped on one bad turn, and is dropped when the
 bot falls behind in what it needs).
 """
@@ -217,7 +218,7 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     rival_capitals[me] = False
     soldiers = int(obs["most_soldiers"]) == me and bool(rival_capitals.any())
     return {
-        "science": 0.1 + 0.4 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
+        "science": 0.1 + 0.8 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
         "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me),
         "diplomatic": 0.05 + 0.04 * int((relations >= 1).sum()),
         "domination": 0.05 + 0.35 * (soldiers and int(obs["current_turn"]) >= WAR_ROUND),
@@ -227,6 +228,7 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
 def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
     """The plan to play this turn (``current`` kept unless another leads by ``SWITCH_MARGIN``)."""
     done, able = progress(obs, me), aptitude(obs, me)
+    done["science"] = 0.0  # techs known count only through the reach of what is left to research
     score = {p: done[p] + able[p] for p in PLANS}
     best = max(PLANS, key=lambda p: score[p])
     if current in score and score[best] < score[current] + SWITCH_MARGIN:
