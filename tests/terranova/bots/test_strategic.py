@@ -209,3 +209,28 @@ def test_it_sells_a_second_copy_of_a_luxury_and_buys_a_missing_one_when_unhappy(
     order = planner.war_plan(poor_mood, 0, False, opts)
     assert order["to"] == [3] and order["offer"] == [item_names()[GOLD_PER_TURN]]
     assert item_names()[FIRST_RESOURCE + wine] in order["ask"] and "whales" not in order["ask"]
+
+
+def test_an_unhappy_empire_holds_growth_counting_the_food_its_map_does_not_show(obs):
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    base = planner.other_food(obs, 0)[city]
+    yields = np.array(pc["yields"], dtype=float)
+    yields[city, 0] += 5.0  # five food from buildings, policies or city states
+    extra = _cities(obs, yields=yields)
+    assert planner.other_food(extra, 0)[city] == pytest.approx(base + 5.0)
+    # unhappy: its citizens work the tiles with the least food that still feed them
+    happy = planner.plan_move({**extra, "happiness": np.float32(10)}, 0, "science", np.random.default_rng(0))
+    held = planner.plan_move({**extra, "happiness": np.float32(-5)}, 0, "science", np.random.default_rng(0))
+    tile_food = np.asarray(obs["yield_map_players"]).reshape(-1, 7)[:, 0]
+    from hexarena.games.terranova.bots.heuristic import _tiles
+    from hexarena.games.terranova.engine.geometry import work_area
+
+    ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
+    pop = int(np.asarray(pc["population"])[0][city])
+    owned = np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2
+
+    def fed(ranking: list[int]) -> float:
+        return float(tile_food[ring[[j for j in ranking if owned[j] and ring[j] >= 0][:pop]]].sum())
+
+    assert fed(held["work"][str(city)]) <= fed(happy["work"][str(city)])

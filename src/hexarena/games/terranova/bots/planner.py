@@ -27,7 +27,7 @@ from hexarena.games.terranova.bots.heuristic import (
 )
 from hexarena.games.terranova.bots.religion import tenet_order
 from hexarena.games.terranova.bots.trade import peace_plan
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
@@ -216,8 +216,7 @@ def plan_move(
     unhappy = float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS
     poor = economy.net_gold(obs, me) < 0 or float(np.asarray(obs["treasury"])) < economy.THIN_TREASURY
     weights = HOLD_WORK_WEIGHTS if unhappy else POOR_WORK_WEIGHTS if poor else None
-    built = np.asarray(pc["buildings_owned"])[:MAX_CITIES]
-    food = built @ tb.building_yields[:, 0] if unhappy else np.zeros(MAX_CITIES)  # held: no surplus
+    food = other_food(obs, me) if unhappy else np.zeros(MAX_CITIES)  # held: no surplus
     work = {
         str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c])
         for c in mine
@@ -245,6 +244,21 @@ def plan_move(
         "work": work,
         "trade": war_plan(obs, me, march, opts),
     }
+
+
+def other_food(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(10,) each city's food beyond its centre and its worked tiles' map yields (buildings,
+    policies, city states, percent bonuses): its food yield less what the map shows it working."""
+    pc = obs["player_cities"]
+    ids = np.asarray(pc["city_ids"])[me]
+    food = np.zeros(MAX_CITIES)
+    tile_food = np.asarray(obs["yield_map_players"]).reshape(-1, 7)[:, 0]
+    for c in np.flatnonzero(ids > 0):
+        ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[me][c])), 1:]
+        worked = (np.asarray(pc["worked_slots"])[c] > 0) & (ring >= 0)
+        seen = float(np.asarray(pc["city_center_yields"])[c][0]) + tile_food[ring[worked]].sum()
+        food[c] = max(float(np.asarray(pc["yields"])[c][0]) - seen, 0.0)
+    return food
 
 
 def tenets(obs: dict[str, Any], me: int) -> list[str]:
