@@ -234,3 +234,31 @@ def test_an_unhappy_empire_holds_growth_counting_the_food_its_map_does_not_show(
         return float(tile_food[ring[[j for j in ranking if owned[j] and ring[j] >= 0][:pop]]].sum())
 
     assert fed(held["work"][str(city)]) <= fed(happy["work"][str(city)])
+
+
+def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_not(obs):
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    owner = np.zeros(np.asarray(pc["ownership_map"]).shape, np.int8)
+    border = 6 * 66 + 6  # an empty tile of player 3's territory
+    owner[3, 0].reshape(-1)[border] = 2
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = kinds[0, 1] = tb.unit("swordsman")
+    rowcol = np.full((6, 30, 2), -1)
+    rowcol[0, 0] = [7, 7]
+    rowcol[0, 1] = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    view = {
+        **_cities(obs, city_ids=ids, city_rowcols=rowcols, ownership_map=owner),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "at_war": np.zeros((6, 6), int),
+    }
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    opts["attack"][0, border] = True
+    opts["reach"][0, 7 * 66 + 8] = True
+    rng = np.random.default_rng(0)
+    marching = military.unit_orders(view, 0, True, opts, rng)
+    assert marching["0"] == {"categories": ["combat", "move"], "targets": [border]}
+    peaceful = military.unit_orders(view, 0, False, opts, rng)
+    assert "combat" not in peaceful.get("0", {}).get("categories", [])

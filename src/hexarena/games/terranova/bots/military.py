@@ -7,7 +7,8 @@ when its tech is superseded or its strength is under :data:`OBSOLETE_FRACTION` o
 its cities can train: obsolete units do not count toward the army, so modern ones are trained to
 replace them, and they go first into battle. Each city keeps one unit on its tile; one unit explores while the
 map is unknown; the rest fight the players at war with the bot, and, under a domination plan
-with a full army, march on the nearest rival capital it has not sacked.
+with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
+border, which the options list as an attack, declares the war).
 """
 
 from __future__ import annotations
@@ -132,6 +133,9 @@ def unit_orders(
     if march and target is not None:
         hostile[target[0]] = True
     enemy_tiles = np.isin(owner, np.flatnonzero(hostile))
+    if march and target is not None:  # crossing its closed border is how the war starts
+        territory = np.asarray(pc["ownership_map"])[target[0]].reshape(-1, N_TILES).max(0) >= 2
+        enemy_tiles |= territory
     orders: dict[str, Any] = {}
     free = list(military)
     # garrisons: the unit nearest each city without one holds it
