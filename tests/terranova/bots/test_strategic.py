@@ -119,15 +119,16 @@ def test_it_replaces_obsolete_units_with_the_best_of_its_era(obs):
     assert "swordsman" not in planner.needs(full, 0, "science", "swordsman", no_land)
 
 
-def test_it_stops_founding_cities_while_unhappy_once_it_has_a_few(obs):
+def test_it_stops_founding_cities_when_deeply_unhappy_once_it_has_six(obs):
     n = np.asarray(obs["player_cities"]["city_ids"]).copy()
-    n[0, :4] = [1, 2, 2, 2]
+    n[0, :6] = [1, 2, 2, 2, 2, 2]
     rowcols = np.array(obs["player_cities"]["city_rowcols"])
-    rowcols[0, :4] = [[10, 10], [10, 20], [20, 10], [20, 20]]
+    rowcols[0, :6] = [[10, 10], [10, 20], [20, 10], [20, 20], [30, 10], [30, 20]]
     sites = np.zeros(N_TILES)  # every tile free to settle
     view = _cities(obs, city_ids=n, city_rowcols=rowcols)
     assert planner.wants_settler({**view, "happiness": np.float32(20)}, 0, sites)
-    assert not planner.wants_settler({**view, "happiness": np.float32(-2)}, 0, sites)
+    assert planner.wants_settler({**view, "happiness": np.float32(-2)}, 0, sites)  # -6 after it
+    assert not planner.wants_settler({**view, "happiness": np.float32(-8)}, 0, sites)
     assert not planner.wants_settler({**view, "happiness": np.float32(20)}, 0, np.full(N_TILES, -np.inf))
 
 

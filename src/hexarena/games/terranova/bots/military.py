@@ -5,7 +5,8 @@ in peace, a garrison a city at war, twice that for domination, fewer while the b
 deficit, since a unit's upkeep grows to about 4.7 gold a turn by round 300). A unit is obsolete
 when its tech is superseded or its strength is under :data:`OBSOLETE_FRACTION` of the best unit
 its cities can train: obsolete units do not count toward the army, so modern ones are trained to
-replace them (no endpoint disbands or upgrades a unit, so the old ones stay and keep costing). Each city keeps one unit on its tile; one unit explores while the
+replace them (no endpoint disbands or upgrades a unit, so the old ones stay and keep costing).
+Each city keeps one unit on its tile; one unit explores while the
 map is unknown; the rest fight the players at war with the bot, and, under a domination plan
 with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
 border, which the options list as an attack, declares the war).

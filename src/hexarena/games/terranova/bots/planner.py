@@ -34,8 +34,11 @@ from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
 SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
 SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
-EXPAND_HAPPINESS = 0  # found another city only while happiness stays at least this after it
-EARLY_CITIES = 4  # up to this many cities, expand whatever the happiness
+# found another city only while happiness stays at least this after it: a city is worth about 12
+# points of score (its tiles, citizens and itself) against 2 % of production and gold per unhappy
+# point, and the rivals expand whatever their happiness
+EXPAND_HAPPINESS = -10
+EARLY_CITIES = 6  # up to this many cities, expand whatever the happiness
 GROWTH_HAPPINESS = 2  # below this its cities stop growing (each citizen is one unhappiness)
 POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a worked tile when short
 # growth held: food counts against a tile (the ranking still feeds every citizen), so a city

@@ -207,10 +207,16 @@ def science_reach(obs: dict[str, Any], me: int) -> float:
     return min(2.0 * rate * rounds / max(remaining, 1.0), 1.0)
 
 
+def tourism_known(obs: dict[str, Any]) -> bool:
+    """Whether the bot knows the tech that starts tourism (before it, no culture victory moves)."""
+    tb = load_tables()
+    return bool(np.asarray(obs["technologies"])[tb.tech(tb.rules["tourism_tech"])] > 0)
+
+
 def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     """What the bot's position says it can reach: the spaceship's research within the rounds left
-    (and leading literacy), lifetime culture, friends and allies, and the most soldiers with a
-    rival capital known (from round :data:`WAR_ROUND`)."""
+    (and leading literacy), lifetime culture once tourism is known, friends and allies, and the
+    most soldiers with a rival capital known (from round :data:`WAR_ROUND`)."""
     culture = np.asarray(obs["culture_total"], dtype=float)
     relations = np.asarray(obs["citystate_info"]["relationships"])
     pc = obs["player_cities"]
@@ -219,7 +225,7 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     soldiers = int(obs["most_soldiers"]) == me and bool(rival_capitals.any())
     return {
         "science": 0.1 + 0.8 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
-        "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me),
+        "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me and tourism_known(obs)),
         "diplomatic": 0.05 + 0.04 * int((relations >= 1).sum()),
         "domination": 0.05 + 0.35 * (soldiers and int(obs["current_turn"]) >= WAR_ROUND),
     }
