@@ -34,7 +34,7 @@ def test_heuristic_bots_found_cities_and_research():
     worked = np.asarray(final.cities.worked)[..., 1:].sum(-1)[exists]
     pop = np.asarray(final.cities.pop)[exists]
     assert ((worked == pop) | (worked == pop - 1)).all() and (worked >= 2).any()
-    assert TerraNovaState.bots["heuristic"].endswith(":HeuristicPlayer")
+    assert TerraNovaState.bots["easy"].endswith(":HeuristicPlayer")
 
 
 def test_bot_settles_where_its_options_allow_and_orders_every_city_slot():

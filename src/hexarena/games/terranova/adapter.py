@@ -107,7 +107,10 @@ class TerraNovaState(GameState):
         "culture) or diplomatic (World Congress delegates plus allied city states >= 12 at a session)."
     )
     demo_params: ClassVar[dict[str, Any]] = {"turn_cap": 30}
-    bots: ClassVar[dict[str, str]] = {"heuristic": "hexarena.games.terranova.bots.heuristic:HeuristicPlayer"}
+    bots: ClassVar[dict[str, str]] = {
+        "heuristic": "hexarena.games.terranova.bots.planner:StrategicPlayer",
+        "easy": "hexarena.games.terranova.bots.heuristic:HeuristicPlayer",
+    }
     move_syntax: ClassVar[str] = (
         "orders separated by ';', e.g. 'research writing; city 0 build granary; unit 3 move 12,40; "
         "unit 4 settle' (each order judged on its own; what you leave out, the default decides: "

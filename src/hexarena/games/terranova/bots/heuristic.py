@@ -94,23 +94,24 @@ class HeuristicPlayer(SeededPlayer):
     :func:`build_order`, :func:`work_ranking`, :func:`site_values`), so a mechanic that lands
     later (trade deals, caravans, city states, great people) adds one of its own to :func:`plan`."""
 
-    kind = "heuristic"
+    kind = "easy"  # the first bot; ``heuristic`` is now :class:`.planner.StrategicPlayer`
 
     def act(self, view: GameState) -> Reply:
         env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
         return Reply(move=plan(env.view, env.viewer, self.rng, env.options))
 
 
-def game_against_random(seed: int, rounds: int) -> GameState:
-    """A seeded game of this bot (red, seat 0) against five uniform random players, played to its
-    end after ``rounds`` rounds (``python -m benchmarks terranova_bot`` plays 50 of them). A legal
-    move is one order with the default for the rest; a random player here gives its one order
-    alone (the rest scoring zero), so the baseline stays random rather than the default's."""
+def game_against_random(seed: int, rounds: int, bot: type[SeededPlayer] = HeuristicPlayer) -> GameState:
+    """A seeded game of ``bot`` (red, seat 0; this one by default) against five uniform random
+    players, played to its end after ``rounds`` rounds (``python -m benchmarks terranova_bot``
+    plays 50 of them with the ``heuristic`` bot). A legal move is one order with the default for
+    the rest; a random player here gives its one order alone (the rest scoring zero), so the
+    baseline stays random rather than the default's."""
     import hexarena  # the registry imports the adapter, which imports this module
 
     state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
     players = {
-        r: HeuristicPlayer(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i)
+        r: bot(seed=seed) if i == 0 else RandomPlayer(seed=seed * 7 + i)
         for i, r in enumerate(state.all_roles())
     }
     for role, player in players.items():
@@ -158,7 +159,7 @@ def plan(
         pos, name = int(where[me, slot]), tb.unit_names[kinds[me, slot]]
         d = distance_np(all_tiles, pos)
         if name == "settler":
-            orders[str(slot)] = _settler(pos, d, sites, claimed, opts, int(slot))
+            orders[str(slot)] = settler_order(pos, d, sites, claimed, opts, int(slot))
         elif name == "caravan":
             orders[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
@@ -200,22 +201,30 @@ def plan(
     }
 
 
-def work_ranking(obs: dict[str, Any], me: int, city: int, settling: bool) -> list[int]:
+def work_ranking(
+    obs: dict[str, Any],
+    me: int,
+    city: int,
+    settling: bool,
+    weights: tuple[float, ...] | None = None,
+    food_bonus: float = 0.0,
+) -> list[int]:
     """City ``city``'s 36 work-area slots, best first (its citizens take the first ones it owns).
 
     Tiles are valued food and production about even while the city trains a settler (food first
-    otherwise); its citizens' tiles are picked so the city never starves: a food surplus of one
-    (it grows), or none while a city of two or more trains a settler (production matters more
-    then), the food weight rising until they do."""
+    otherwise; ``weights`` per yield replace either); its citizens' tiles are picked so the city
+    never starves: a food surplus of one (it grows), or none while a city of two or more trains a
+    settler (production matters more then), the food weight rising until they do (``food_bonus``:
+    food the city has beyond its centre and its tiles, its buildings')."""
     cities = obs["player_cities"]
     centre = int(_tiles(cities["city_rowcols"][me][city]))
     ring = work_area()[centre, 1:]
     owned = cities["ownership_map"][me][city].reshape(-1)[np.maximum(ring, 0)] == 2
     y = obs["yield_map_players"].reshape(-1, 7)[np.maximum(ring, 0)]
-    weights = np.array(SETTLING_WEIGHTS if settling else GROWING_WEIGHTS)
-    value = np.where((ring >= 0) & owned, y @ weights, -np.inf)
+    w = np.array(weights if weights is not None else SETTLING_WEIGHTS if settling else GROWING_WEIGHTS)
+    value = np.where((ring >= 0) & owned, y @ w, -np.inf)
     pop = int(cities["population"][me][city])
-    food_in = float(np.asarray(cities["city_center_yields"])[city][0])
+    food_in = float(np.asarray(cities["city_center_yields"])[city][0]) + food_bonus
     surplus = SETTLING_SURPLUS if settling and pop > 1 else 1
     chosen = np.argsort(-value, kind="stable")[:pop]
     for food_weight in (1.0, 2.0, 4.0, 8.0):
@@ -266,7 +275,7 @@ def site_values(obs: dict[str, Any], me: int) -> np.ndarray:
     return np.where(ok, value, -np.inf)
 
 
-def _settler(
+def settler_order(
     pos: int, d: np.ndarray, sites: np.ndarray, claimed: list[int], opts: dict[str, Any] | None, slot: int
 ) -> dict[str, Any]:
     """Found the city here when this is (nearly) the best site in reach, else walk to the best."""

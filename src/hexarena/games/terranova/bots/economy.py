@@ -1,0 +1,113 @@
+"""The strategic bot's economy: what its cities build, what they work, and what it can afford.
+
+A building is worth the yields it would add to the city that builds it, as the tables the engine
+applies say (flat yields, yields per citizen, percent of what the city makes now), each yield
+weighted by the plan's :data:`~.strategy.PLAN_WEIGHTS` and by the empire's needs
+(:func:`yield_weights`: gold counts more while the budget is thin, happiness more while the
+empire is unhappy), minus its upkeep in gold. A building whose worth is not above its upkeep is
+never queued: no courthouse, stable or harbor that only costs upkeep (their effects act through
+nothing the bot values), unless its tables change to give yields. Its plan adds what the yields
+do not show (:data:`~.strategy.PLAN_BUILDINGS`: spaceship parts, great-work slots, delegates).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexarena.games.terranova.engine import formulas
+from hexarena.games.terranova.engine.state import MAX_CITIES
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
+
+GOLD, HAPPY = 2, 6
+THIN_TREASURY = 60.0  # below this, or with a deficit, gold counts for more
+RICH_TREASURY = 500.0  # above this, with a surplus, gold counts for less (no endpoint spends it)
+WONDER_VALUE = 2.0  # a world wonder's score (10 points) and what it denies the others
+MIN_VALUE = 0.25  # a building must be worth this much per turn beyond its upkeep
+GROWN_POP = 3  # a building per citizen is valued at least at this size (it stands for 300 rounds)
+
+
+def net_gold(obs: dict[str, Any], me: int) -> float:
+    """Gold per turn as the bot can see it: its cities' gold, less building and unit upkeep."""
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    income = float(np.asarray(pc["yields"])[: len(mine), GOLD][mine].sum())
+    upkeep = float(np.asarray(pc["bldg_maintenance"])[: len(mine)][mine].sum())
+    units = int((np.asarray(obs["units"]["unit_type"])[me] > 0).sum())
+    return income - upkeep - float(formulas.unit_upkeep(units, int(obs["current_turn"])))
+
+
+def yield_weights(obs: dict[str, Any], me: int, plan_weights: np.ndarray) -> np.ndarray:
+    """(8,) worth of one unit of each yield a turn: the plan's, raised where the empire is short."""
+    w = np.array(plan_weights, dtype=float)
+    gold = net_gold(obs, me)
+    treasury = float(np.asarray(obs["treasury"]))
+    if gold < 2 or treasury < THIN_TREASURY:
+        w[GOLD] *= 3.0 if gold < 0 else 2.0
+    elif treasury > RICH_TREASURY and gold > 0:
+        w[GOLD] *= 0.25  # gold it cannot spend: upkeep for happiness, science or culture is cheap
+    happiness = float(np.asarray(obs["happiness"]))
+    if happiness < 4:
+        w[HAPPY] *= 3.0 if happiness < 0 else 2.0
+    return w
+
+
+def building_values(
+    obs: dict[str, Any], me: int, city: int, weights: np.ndarray, plan_items: np.ndarray
+) -> np.ndarray:
+    """(148,) what each building would add to city ``city`` a turn, upkeep deducted, in the units
+    of ``weights``; ``plan_items`` (148,) adds the plan's worth of what the yields do not show."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    pop = max(float(np.asarray(pc["population"])[me][city]), GROWN_POP)
+    made = np.zeros(8)
+    made[:7] = np.asarray(pc["yields"])[city][:7]
+    gain = tb.building_yields + tb.building_per_pop * pop + tb.building_percent / 100.0 * made
+    value = gain @ weights + plan_items
+    value = value + WONDER_VALUE * (tb.building_kind == 1)
+    return value - tb.building_upkeep * weights[GOLD]
+
+
+def affordable(value: np.ndarray, upkeep: np.ndarray, gold: float, treasury: float) -> np.ndarray:
+    """Which buildings to queue: worth more than ``MIN_VALUE`` beyond their upkeep, and, with a
+    deficit and a thin treasury, only those that pay their own upkeep back in gold or happiness."""
+    tb = load_tables()
+    ok = value > MIN_VALUE
+    if gold < 0 and treasury < THIN_TREASURY:
+        pays = tb.building_yields[:, GOLD] + tb.building_percent[:, GOLD] > upkeep
+        ok &= pays | (tb.building_yields[:, HAPPY] > 0) | (upkeep == 0)
+    return ok
+
+
+def ranked_buildings(
+    obs: dict[str, Any], me: int, city: int, weights: np.ndarray, plan_items: np.ndarray, legal: np.ndarray
+) -> list[str]:
+    """The buildings city ``city`` should build, best value per production first (only those
+    ``legal`` (148,) there now and worth their upkeep)."""
+    tb = load_tables()
+    value = building_values(obs, me, city, weights, plan_items)
+    ok = legal & affordable(value, tb.building_upkeep, net_gold(obs, me), float(np.asarray(obs["treasury"])))
+    cost = np.maximum(tb.building_cost, 1.0)
+    rate = value / cost
+    idx = np.flatnonzero(ok)
+    return [tb.building_names[b] for b in idx[np.argsort(-rate[idx], kind="stable")]]
+
+
+def legal_buildables(opts: dict[str, Any] | None, city: int) -> np.ndarray:
+    """(185,) what city ``city`` may build now (everything when the options are not known)."""
+    if opts is None:
+        return np.ones(N_BUILDABLES, bool)
+    return np.asarray(opts["build"])[city].astype(bool)
+
+
+def constructing_counts(obs: dict[str, Any], me: int, item: int) -> int:
+    """How many of ``me``'s cities are building buildable ``item`` now."""
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    return int((np.asarray(pc["is_constructing"])[:MAX_CITIES][mine] == item).sum())
+
+
+def unit_item(name: str) -> int:
+    """The buildable index of unit ``name`` (as ``is_constructing`` counts)."""
+    return BUILDING_SLOTS + load_tables().unit(name) - 1

@@ -1,0 +1,181 @@
+"""The strategic bot's army: how big, of which units, and what each unit does this turn.
+
+The army is sized to the plan and the purse (:func:`army_target`: one unit per two cities plus one
+in peace, a garrison a city at war, twice that for domination, fewer while the budget runs a
+deficit, since a unit's upkeep grows to about 4.7 gold a turn by round 300). A unit is obsolete
+when its tech is superseded or its strength is under :data:`OBSOLETE_FRACTION` of the best unit
+its cities can train: obsolete units do not count toward the army, so modern ones are trained to
+replace them (no endpoint disbands or upgrades a unit, so the old ones stay and keep costing).
+Each city keeps one unit on its tile; one unit explores while the
+map is unknown; the rest fight the players at war with the bot, and, under a domination plan
+with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
+border, which the options list as an attack, declares the war).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
+
+OBSOLETE_FRACTION = 0.6
+EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then
+TOP = 12
+
+
+def _tiles(rowcol: np.ndarray) -> np.ndarray:
+    return rowcol[..., 0] * COLS + rowcol[..., 1]
+
+
+def power(kinds: np.ndarray) -> np.ndarray:
+    """Each unit kind's fighting strength: the better of its melee and ranged strength."""
+    tb = load_tables()
+    k = np.maximum(np.asarray(kinds, int), 0)
+    return np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * (np.asarray(kinds) > 0)
+
+
+def best_unit(legal: np.ndarray) -> str | None:
+    """The strongest military unit among the buildables ``legal`` (185,), or None."""
+    tb = load_tables()
+    kinds = np.arange(1, len(tb.unit_names))
+    ok = np.asarray(legal)[BUILDING_SLOTS:].astype(bool) & (power(kinds) > 0)
+    if not ok.any():
+        return None
+    strength = np.where(ok, power(kinds) * 10 + (tb.unit_ranged[kinds] == 0), -1)
+    return tb.unit_names[int(kinds[np.argmax(strength)])]
+
+
+def obsolete(my_kinds: np.ndarray, techs: np.ndarray, best: str | None) -> np.ndarray:
+    """(30,) bool: military units superseded by a known tech or far weaker than ``best``."""
+    tb = load_tables()
+    k = np.maximum(np.asarray(my_kinds, int), 0)
+    military = power(my_kinds) > 0
+    superseded = (tb.unit_obsolete[k] & (np.asarray(techs) > 0)[None, :]).any(1)
+    top = float(power(np.array([tb.unit(best)]))[0]) if best else 0.0
+    weak = power(my_kinds) < OBSOLETE_FRACTION * top
+    return military & (superseded | weak)
+
+
+def army_target(n_cities: int, plan: str, gold: float, at_war: bool = False) -> int:
+    """Modern military units wanted: one per two cities plus one in peace, a garrison a city plus
+    one at war, twice that for domination; one fewer per 3 gold of deficit."""
+    base = n_cities + 1 if at_war or plan == "domination" else n_cities // 2 + 1
+    if plan == "domination":
+        base = 2 * base
+    if gold < 0:
+        base -= int(-gold // 3) + 1
+    return max(base, 1 if n_cities else 0)
+
+
+def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | None:
+    """(player, tile) of the known rival capital nearest tile ``near`` that ``me`` has not sacked."""
+    pc = obs["player_cities"]
+    ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+    sacked = np.asarray(obs["has_sacked"])[me]
+    best: tuple[int, int] | None = None
+    best_d = np.inf
+    for q in range(len(ids)):
+        if q == me or sacked[q]:
+            continue
+        cap = np.flatnonzero((ids[q] == 1) & (rowcols[q][:, 0] >= 0))
+        if len(cap):
+            tile = int(_tiles(rowcols[q][cap[0]]))
+            d = float(distance_np(np.array([tile]), near)[0])
+            if d < best_d:
+                best, best_d = (q, tile), d
+    return best
+
+
+def _owners(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(H,) the rival player whose unit or city stands on each tile as seen (-1 none)."""
+    owner = np.full(N_TILES, -1)
+    units, pc = obs["units"], obs["player_cities"]
+    kinds, where = np.asarray(units["unit_type"]), _tiles(np.asarray(units["unit_rowcol"]))
+    ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+    for q in range(len(kinds)):
+        if q == me:
+            continue
+        tiles = np.concatenate([where[q][kinds[q] > 0], _tiles(rowcols[q][ids[q] > 0])])
+        owner[tiles[(tiles >= 0) & (tiles < N_TILES)]] = q
+    return owner
+
+
+def _first(mask: np.ndarray) -> list[int]:
+    return [int(t) for t in np.flatnonzero(mask)[:TOP]]
+
+
+def _toward(pos: int, goal: int, reach: np.ndarray | None) -> list[int]:
+    """Tiles to step to on the way to ``goal``, nearest to it first."""
+    steps = np.flatnonzero(reach) if reach is not None and reach.any() else np.array([goal])
+    order = np.argsort(distance_np(steps, goal), kind="stable")
+    return [int(t) for t in steps[order][:TOP]]
+
+
+def unit_orders(
+    obs: dict[str, Any], me: int, march: bool, opts: dict[str, Any] | None, rng: np.random.Generator
+) -> dict[str, Any]:
+    """Orders for ``me``'s military units (slot -> order): garrison, explore, fight, march."""
+    units, pc = obs["units"], obs["player_cities"]
+    kinds = np.asarray(units["unit_type"])[me]
+    where = _tiles(np.asarray(units["unit_rowcol"])[me])
+    military = np.flatnonzero(power(kinds) > 0)
+    if not len(military):
+        return {}
+    ids = np.asarray(pc["city_ids"])[me]
+    cities = _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])
+    at_war = np.asarray(obs["at_war"])[me] > 0
+    owner = _owners(obs, me)
+    target = rival_capital(obs, me, int(cities[0]) if len(cities) else int(where[military[0]]))
+    hostile = np.zeros(len(at_war), bool)
+    hostile[:] = at_war
+    if march and target is not None:
+        hostile[target[0]] = True
+    enemy_tiles = np.isin(owner, np.flatnonzero(hostile))
+    if march and target is not None:  # crossing its closed border is how the war starts
+        territory = np.asarray(pc["ownership_map"])[target[0]].reshape(-1, N_TILES).max(0) >= 2
+        enemy_tiles |= territory
+    orders: dict[str, Any] = {}
+    free = list(military)
+    # garrisons: the unit nearest each city without one holds it
+    for city in cities:
+        if not free:
+            break
+        d = distance_np(where[free], int(city))
+        pick = free.pop(int(np.argmin(d)))
+        reach = np.asarray(opts["reach"])[pick] if opts is not None else None
+        attack = np.asarray(opts["attack"])[pick] & enemy_tiles if opts is not None else None
+        if attack is not None and attack.any() and where[pick] == city:
+            orders[str(pick)] = {"categories": ["combat"], "targets": _first(attack)}
+        elif where[pick] != city:
+            home = _toward(int(where[pick]), int(city), reach)
+            orders[str(pick)] = {"categories": ["move"], "targets": home}
+    vis = np.asarray(obs["visibility_map"]).reshape(-1)
+    all_tiles = np.arange(N_TILES)
+    explorer = int(obs["current_turn"]) < EXPLORE_ROUNDS and (vis == 0).any()
+    for slot in free:
+        pos = int(where[slot])
+        reach = np.asarray(opts["reach"])[slot] if opts is not None else None
+        attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
+        if attack is not None and attack.any():
+            orders[str(slot)] = {"categories": ["combat", "move"], "targets": _first(attack)}
+            continue
+        d = distance_np(all_tiles, pos)
+        seen_enemy = np.flatnonzero(enemy_tiles & (d <= 6))
+        if len(seen_enemy):
+            goal = int(seen_enemy[np.argmin(d[seen_enemy])])
+        elif march and target is not None:
+            goal = target[1]
+        elif explorer:
+            explorer = False
+            frontier = np.flatnonzero((vis == 0) & (d <= 10))
+            if not len(frontier):
+                continue
+            goal = int(frontier[np.argmin(d[frontier] + rng.random(len(frontier)))])
+        else:
+            continue  # a reserve: stays where it stands (inside its borders)
+        cats = ["combat", "move"] if hostile.any() else ["move"]
+        orders[str(slot)] = {"categories": cats, "targets": _toward(pos, goal, reach)}
+    return orders

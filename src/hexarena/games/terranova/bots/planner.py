@@ -1,0 +1,349 @@
+"""The strategic bot (``heuristic``): it plays for a victory through the moves anyone makes.
+
+Every turn it picks its plan (:mod:`.strategy`), then fills each endpoint: research toward the
+plan's goals, the plan's policy trees, tenets by value (:mod:`.religion`), settlers while there is
+land and contentment to spare, an army of its era sized to the plan and the purse
+(:mod:`.military`), buildings worth their upkeep (:mod:`.economy`), caravans to city states
+(:mod:`.caravans`), peace unless the war is the plan (:mod:`.trade`). Settlers, workers, caravans
+and the citizens' tiles are placed as the ``easy`` bot places them (:mod:`.heuristic`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexarena.core.contract import GameState
+from hexarena.core.players import Reply, SeededPlayer
+from hexarena.games.terranova.bots import economy, military, strategy
+from hexarena.games.terranova.bots.caravans import caravan_order, wants_caravan
+from hexarena.games.terranova.bots.heuristic import (
+    PANTHEONS,
+    WORKER_BUILDS,
+    settler_order,
+    site_values,
+    work_ranking,
+)
+from hexarena.games.terranova.bots.religion import tenet_order
+from hexarena.games.terranova.bots.trade import peace_plan
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
+from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
+from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
+
+SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
+SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
+# found another city only while happiness stays at least this after it: a city is worth about 12
+# points of score (its tiles, citizens and itself) against 2 % of production and gold per unhappy
+# point, and the rivals expand whatever their happiness
+EXPAND_HAPPINESS = -10
+EARLY_CITIES = 6  # up to this many cities, expand whatever the happiness
+GROWTH_HAPPINESS = 2  # below this its cities stop growing (each citizen is one unhappiness)
+POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a worked tile when short
+# growth held: food counts against a tile (the ranking still feeds every citizen), so a city
+# works production and gold with no food to spare
+HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
+MARCH_SURPLUS = 2  # a domination plan marches once it has this many modern units beyond one a city
+LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
+TOP = 12
+
+
+def _tiles(rowcol: np.ndarray) -> np.ndarray:
+    return rowcol[..., 0] * COLS + rowcol[..., 1]
+
+
+class StrategicPlayer(SeededPlayer):
+    """Reads its position, commits to a victory it can reach (:func:`.strategy.choose_plan`) and
+    switches when it falls behind; keeps its treasury and happiness up, expands as far as its land
+    allows, keeps an army of its era and makes peace unless the war serves its plan."""
+
+    kind = "heuristic"
+
+    def reset(self, roles: tuple[str, ...], seed: int) -> None:
+        super().reset(roles, seed)
+        self.plan: str | None = None
+
+    def act(self, view: GameState) -> Reply:
+        env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
+        self.plan = strategy.choose_plan(env.view, env.viewer, getattr(self, "plan", None))
+        rng = np.random.default_rng(int(self.rng.random() * 2**31))  # tie-breaks, from the seat's seed
+        return Reply(move=plan_move(env.view, env.viewer, self.plan, rng, env.options))
+
+
+def wants_settler(obs: dict[str, Any], me: int, sites: np.ndarray) -> bool:
+    """Whether to train one more settler: a free site near its cities, a city slot, and the
+    happiness to absorb a city (3 unhappiness and a citizen) unless it has few cities yet."""
+    pc = obs["player_cities"]
+    ids = np.asarray(pc["city_ids"])[me]
+    n_cities = int((ids > 0).sum())
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    settlers = int((kinds == load_tables().unit("settler")).sum())
+    settlers += economy.constructing_counts(obs, me, economy.unit_item("settler"))
+    if n_cities + settlers >= MAX_CITIES or settlers >= 2:
+        return False
+    happy_after = float(np.asarray(obs["happiness"])) - 4 * (settlers + 1)
+    if n_cities + settlers >= EARLY_CITIES and happy_after < EXPAND_HAPPINESS:
+        return False
+    cities = _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])
+    if not len(cities):
+        return True
+    near = np.min(distance_np(np.arange(N_TILES)[:, None], cities[None, :]), axis=1) <= SETTLE_RANGE
+    return bool((np.isfinite(sites) & near).any())
+
+
+def city_builds(
+    obs: dict[str, Any],
+    me: int,
+    city: int,
+    opts: dict[str, Any] | None,
+    first: list[str],
+    ctx: dict[str, Any],
+) -> list[str]:
+    """City ``city``'s ranked buildables: the empire's needs assigned to it (``first``), then its
+    buildings by value per production, then upkeep-free ones, a caravan (gold on a route), the
+    other buildings by value, and last the best unit (a city always has something to build, so
+    the resolver never falls back to an arbitrary item, and never to a unit it need not keep)."""
+    tb = load_tables()
+    legal = economy.legal_buildables(opts, city)
+    if not legal.any():  # a city founded during this move: what its empire can build
+        legal = ctx["legal_any"]
+    names = [*tb.building_names, *tb.unit_names[1:]]
+    buildings = legal[:BUILDING_SLOTS] & ~ctx["elsewhere"]
+    order = list(first)
+    order += economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
+    free = np.flatnonzero(buildings & (tb.building_upkeep == 0))
+    order += [tb.building_names[b] for b in free if tb.building_names[b] not in order]
+    order.append("caravan")
+    # then every other building that gives something, the least costly to keep first: its upkeep
+    # (1 to 3 gold) is less than a unit's (about 2 gold at round 100, 4.7 at 300)
+    value = economy.building_values(obs, me, city, ctx["weights"], ctx["items"])
+    gain = value + tb.building_upkeep * ctx["weights"][economy.GOLD]
+    rest = np.flatnonzero(buildings & (gain > 0))
+    order += [tb.building_names[b] for b in rest[np.argsort(-value[rest], kind="stable")]]
+    if ctx["unit"]:
+        order.append(ctx["unit"])
+    order = list(dict.fromkeys(order))
+    return [n for n in order if legal[names.index(n)]] or order
+
+
+def needs(obs: dict[str, Any], me: int, plan: str, unit: str | None, sites: np.ndarray) -> list[str]:
+    """The units the empire should start now, most urgent first: a first defender, a settler
+    while there is land, the army's missing modern units, workers (one per two cities), caravans
+    for free route slots."""
+    tb = load_tables()
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    mine = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
+    constructing = np.asarray(obs["player_cities"]["is_constructing"])[:MAX_CITIES][mine]
+    training = constructing[constructing >= BUILDING_SLOTS] - BUILDING_SLOTS + 1
+    old = military.obsolete(kinds, obs["technologies"], unit)
+    modern = int(((military.power(kinds) > 0) & ~old).sum()) + int((military.power(training) > 0).sum())
+    gold = economy.net_gold(obs, me)
+    out: list[str] = []
+    if unit and modern == 0:
+        out.append(unit)
+    if wants_settler(obs, me, sites):
+        out.append("settler")
+    if unit and int((kinds > 0).sum()) < MAX_UNITS - 2:
+        war = bool(np.asarray(obs["at_war"])[me].any())
+        target = military.army_target(int(mine.sum()), plan, gold, war)
+        out += [unit] * max(target - max(modern, len(out) > 0), 0)
+    workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
+    out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
+    if wants_caravan(obs, me) and not (training == tb.unit("caravan")).any():
+        out.append("caravan")
+    return out
+
+
+def assign(
+    needs_list: list[str], cities: np.ndarray, production: np.ndarray, capital: int
+) -> dict[int, list[str]]:
+    """Each need to one city, the most productive first (settlers only from the capital and from
+    cities making ``SETTLER_PRODUCTION``); a city gets at most one."""
+    order = sorted((int(c) for c in cities), key=lambda c: -production[c])
+    out: dict[int, list[str]] = {c: [] for c in order}
+    for item in needs_list:
+        for c in order:
+            if out[c] or (item == "settler" and c != capital and production[c] < SETTLER_PRODUCTION):
+                continue
+            out[c].append(item)
+            break
+    return out
+
+
+def plan_move(
+    obs: dict[str, Any], me: int, plan: str, rng: np.random.Generator, opts: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The strategic bot's sparse move for ``me`` playing ``plan``."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids = np.asarray(pc["city_ids"])[me]
+    mine = np.flatnonzero(ids > 0)
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    where = _tiles(np.asarray(obs["units"]["unit_rowcol"])[me])
+    sites = site_values(obs, me)
+    if opts is not None and len(mine):
+        legal_any = np.asarray(opts["build"])[mine].any(0)
+    else:
+        legal_any = economy.legal_buildables(opts, 0)
+    unit = military.best_unit(legal_any)
+    constructing = np.asarray(pc["is_constructing"])[:MAX_CITIES]
+    elsewhere = np.zeros(BUILDING_SLOTS, bool)
+    for c in mine:
+        item = int(constructing[c])
+        if 0 <= item < BUILDING_SLOTS and tb.building_kind[item] > 0:
+            elsewhere[item] = True  # one city builds each wonder
+    ctx = {
+        "unit": unit,
+        "weights": economy.yield_weights(obs, me, strategy.PLAN_WEIGHTS[plan]),
+        "items": strategy.plan_items(plan),
+        "elsewhere": elsewhere,
+        "legal_any": legal_any,
+    }
+    capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
+    wanted = needs(obs, me, plan, unit, sites)
+    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital)
+    build = {}
+    production = np.asarray(pc["yields"])[:, 1]
+    for c in sorted(range(MAX_CITIES), key=lambda c: (c not in mine, -production[c])):
+        if c in mine or len(mine):  # a slot founded during this move ranks as its cities do
+            build[str(c)] = city_builds(obs, me, c, opts, first.get(c, []), ctx)
+            wonders = [
+                n for n in build[str(c)] if n in tb.building_names and tb.building_kind[tb.building(n)]
+            ]
+            if wonders:  # the most productive city that wants a wonder builds it, the others not
+                elsewhere[tb.building(wonders[0])] = True
+        else:  # the capital, founded this move
+            build[str(c)] = ["settler", "warrior"]
+    build = {str(c): build[str(c)] for c in range(MAX_CITIES)}
+    unhappy = float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS
+    poor = economy.net_gold(obs, me) < 0 or float(np.asarray(obs["treasury"])) < economy.THIN_TREASURY
+    weights = HOLD_WORK_WEIGHTS if unhappy else POOR_WORK_WEIGHTS if poor else None
+    food = other_food(obs, me) if unhappy else np.zeros(MAX_CITIES)  # held: no surplus
+    work = {
+        str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c])
+        for c in mine
+    }
+    modern = int(((military.power(kinds) > 0) & ~military.obsolete(kinds, obs["technologies"], unit)).sum())
+    march = plan == "domination" and modern >= len(mine) + MARCH_SURPLUS
+    units = military.unit_orders(obs, me, march, opts, rng)
+    claimed: list[int] = []
+    all_tiles = np.arange(N_TILES)
+    for slot in np.flatnonzero(kinds > 0):
+        name, pos = tb.unit_names[kinds[slot]], int(where[slot])
+        if name == "settler":
+            d = distance_np(all_tiles, pos)
+            units[str(slot)] = settler_order(pos, d, sites, claimed, opts, int(slot))
+        elif name == "caravan":
+            units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
+        elif name == "worker":
+            units[str(slot)] = worker_order(obs, me, pos)
+    return {
+        "tech": strategy.tech_order(obs, plan),
+        "policy": strategy.policy_order(plan),
+        "tenet": tenets(obs, me),
+        "units": units,
+        "build": build,
+        "work": work,
+        "trade": war_plan(obs, me, march, opts),
+    }
+
+
+def other_food(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(10,) each city's food beyond its centre and its worked tiles' map yields (buildings,
+    policies, city states, percent bonuses): its food yield less what the map shows it working."""
+    pc = obs["player_cities"]
+    ids = np.asarray(pc["city_ids"])[me]
+    food = np.zeros(MAX_CITIES)
+    tile_food = np.asarray(obs["yield_map_players"]).reshape(-1, 7)[:, 0]
+    for c in np.flatnonzero(ids > 0):
+        ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[me][c])), 1:]
+        worked = (np.asarray(pc["worked_slots"])[c] > 0) & (ring >= 0)
+        seen = float(np.asarray(pc["city_center_yields"])[c][0]) + tile_food[ring[worked]].sum()
+        food[c] = max(float(np.asarray(pc["yields"])[c][0]) - seen, 0.0)
+    return food
+
+
+def tenets(obs: dict[str, Any], me: int) -> list[str]:
+    """Tenets by value (:func:`.religion.tenet_order`) once a pantheon's faith is within a turn's
+    reach; the pantheons alone before (no tenet can be taken then, and valuing all 91 is half
+    the cost of a move)."""
+    faith = float(np.asarray(obs["faith_reserves"]))
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    faith += float(np.asarray(pc["yields"])[: len(mine), 3][mine].sum())
+    if faith < load_tables().rules["pantheon_cost_base"]:
+        return list(PANTHEONS)
+    return list(tenet_order(obs, me, PANTHEONS))
+
+
+def worker_order(obs: dict[str, Any], me: int, pos: int) -> dict[str, Any]:
+    """Improve the unimproved tiles of its borders, luxuries first (each kind is 4 happiness), then
+    strategic and bonus resources, then the nearest; no roads (each costs 1 gold a turn)."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
+    bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    idx = np.flatnonzero(bare)
+    resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1)[idx], 0)
+    kind = np.where(resource > 0, tb.resource_kind[resource], 0)  # 1 bonus, 2 strategic, 3 luxury
+    rank = np.array([3, 2, 1, 0])[kind]
+    near = idx[np.lexsort((distance_np(idx, pos), rank))][:TOP]
+    categories = [c for c in WORKER_BUILDS if c != "road"]
+    return {"categories": categories, "targets": [int(t) for t in near]}
+
+
+def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict[str, Any] | None) -> None:
+    """Luxuries for gold, into ``order``: sell a second copy of a luxury for 5 gold a turn (its
+    happiness counts once), and, while unhappy with gold to spare and no peace to ask for, offer
+    5 gold a turn for a luxury it lacks to whoever may give one."""
+    tb = load_tables()
+    luxury = tb.resource_kind[1:] == 3  # (52,) trade items FIRST_RESOURCE + r
+    copies = np.asarray(obs["player_cities"]["resources_owned"]).sum(0)
+    offers = np.asarray(obs["trade_offers"])
+    for q in np.flatnonzero(offers[:, 0] >= FIRST_RESOURCE):
+        r = int(offers[q, 0]) - FIRST_RESOURCE
+        if luxury[r] and copies[r] >= 2 and offers[q, 1] == GOLD_PER_TURN:
+            order["accept"] = [*order.get("accept", []), int(q)]
+    rich = economy.net_gold(obs, me) >= LUXURY_GOLD or float(np.asarray(obs["treasury"])) >= 10 * LUXURY_GOLD
+    if "to" in order or opts is None or float(np.asarray(obs["happiness"])) >= GROWTH_HAPPINESS or not rich:
+        return
+    lacking = np.flatnonzero(luxury & (copies == 0))
+    ask = np.asarray(opts["trade_ask"])[:, FIRST_RESOURCE + lacking]  # (6, k) what each may give
+    pay = np.asarray(opts["trade_offer"])[:, GOLD_PER_TURN] & np.asarray(opts["trade_partners"])
+    sellers = np.flatnonzero(pay & ask.any(1))
+    if len(sellers):
+        names = item_names()
+        order.update(
+            to=[int(q) for q in sellers],
+            ask=[names[FIRST_RESOURCE + int(r)] for r in lacking],
+            offer=[names[GOLD_PER_TURN]],
+        )
+
+
+def war_plan(obs: dict[str, Any], me: int, march: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
+    """The trade order: :func:`.trade.peace_plan` and :func:`luxury_deals`, except that a bot
+    marching on a capital neither asks its owner for peace nor accepts it."""
+    order = dict(peace_plan(obs, me, opts))
+    if order.get("ask") != ["peace"] and float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS:
+        for key in ("to", "ask", "offer"):  # a luxury comes before an embassy
+            order.pop(key, None)
+    luxury_deals(obs, me, order, opts)
+    if not march:
+        return order
+    pc = obs["player_cities"]
+    mine = np.flatnonzero(np.asarray(pc["city_ids"])[me] > 0)
+    home = int(_tiles(np.asarray(pc["city_rowcols"])[me][mine[0]])) if len(mine) else 0
+    target = military.rival_capital(obs, me, home)
+    if target is None:
+        return order
+    q = target[0]
+    order = dict(order)
+    if "accept" in order:
+        order["accept"] = [p for p in order["accept"] if p != q]
+    if "to" in order and order.get("ask") == ["peace"]:
+        order["to"] = [p for p in order["to"] if p != q]
+        if not order["to"]:
+            for key in ("to", "ask", "offer"):
+                order.pop(key)
+    return order

@@ -1,0 +1,242 @@
+"""The strategic bot's plan: which victory to play for, and what that plan wants researched,
+adopted, valued and built.
+
+Each victory has a progress the bot can read off its observation (:func:`progress`: techs known
+for science, tourism against each rival's lifetime culture for culture, delegates and allied city
+states for diplomacy, rival capitals sacked for domination) and an aptitude (:func:`aptitude`:
+whether its science pays for the spaceship's remaining research by the cap, leading the literacy,
+culture or soldier demographics, friends and allies, a rival capital in reach). The
+bot plays the plan with the most progress plus aptitude (science's progress is its reach alone:
+techs known are worth nothing if the spaceship stays out of reach), keeping the one it plays unless another
+leads it by :data:`SWITCH_MARGIN` (a plan is not dropped on one bad turn, and is dropped when the
+bot falls behind in what it needs).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from hexarena.games.terranova.engine.rules.victory import VICTORIES
+from hexarena.games.terranova.engine.state import N_PLAYERS
+from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
+
+PLANS = VICTORIES[1:]  # science, domination, culture, diplomatic
+SWITCH_MARGIN = 0.15
+PLAN_ITEM_VALUE = 6.0  # worth per turn of a building the plan needs for what no yield shows
+SCIENCE_TECHS = 75  # the techs a spaceship needs
+WAR_ROUND = 60  # no conquest plan before this round (the land is still being settled)
+# yield weights per plan: food, production, gold, faith, culture, science, happiness, tourism
+PLAN_WEIGHTS = {
+    "science": np.array([1.0, 1.0, 0.6, 0.3, 0.6, 1.6, 1.0, 0.2]),
+    "culture": np.array([1.0, 1.0, 0.6, 0.5, 1.6, 0.7, 1.0, 1.6]),
+    "diplomatic": np.array([1.0, 1.0, 1.2, 0.4, 0.8, 0.8, 1.0, 0.3]),
+    "domination": np.array([1.0, 1.6, 0.9, 0.3, 0.5, 0.8, 1.0, 0.1]),
+}
+# buildings a plan needs for what their yields do not show (parts, great-work slots, delegates)
+PLAN_BUILDINGS = {
+    "science": (
+        "apollo_program",
+        *citystate_rules()["spaceship_parts"],
+        "national_college",
+        "oxford_university",
+        "great_library",
+    ),
+    "culture": ("amphitheater", "opera_house", "museum", "broadcast_tower", "hermitage", "hotel", "louvre"),
+    "diplomatic": ("forbidden_palace", "caravansary", "national_treasury"),
+    "domination": ("barracks", "walls", "castle", "heroic_epic", "ironworks", "forge"),
+}
+# the units and buildings whose techs each plan researches first (in this order)
+PLAN_GOALS = {
+    "science": (
+        "library",
+        "national_college",
+        "university",
+        "observatory",
+        "public_school",
+        "laboratory",
+        "apollo_program",
+        *citystate_rules()["spaceship_parts"],
+    ),
+    "culture": ("amphitheater", "opera_house", "museum", "broadcast_tower", "hotel", "stadium"),
+    "diplomatic": ("caravansary", "forbidden_palace", "bank", "stock_exchange"),
+    "domination": (
+        "swordsman",
+        "catapult",
+        "longswordsman",
+        "trebuchet",
+        "musketman",
+        "cannon",
+        "rifleman",
+        "artillery",
+        "infantry",
+        "tank",
+    ),
+}
+EXTRA_TECHS = {  # plan techs no building names: tourism, the Congress, trade-route slots
+    "science": (),
+    "culture": (
+        load_tables().rules["tourism_tech"],
+        "archaeology",
+        "radio",
+        load_tables().rules["tourism_double_tech"],
+    ),
+    "diplomatic": (citystate_rules()["congress_tech"], *load_tables().rules["trade_route_techs"]),
+    "domination": ("bronze_working", "iron_working", "mathematics"),
+}
+# the economy's early techs every plan wants: luxuries' improvements (plantation, mine, camp),
+# the colosseum, stone works and circus for happiness, then science and gold
+OPENING = ("pottery", "mining", "calendar", "construction", "writing", "trapping", "currency")
+PLAN_TREES = {
+    "science": ("tradition", "rationalism", "liberty", "commerce", "patronage", "aesthetics"),
+    "culture": ("tradition", "aesthetics", "piety", "liberty", "rationalism", "commerce"),
+    "diplomatic": ("tradition", "patronage", "commerce", "liberty", "rationalism", "aesthetics"),
+    "domination": ("liberty", "honor", "tradition", "commerce", "rationalism", "exploration"),
+}
+OPENERS = ("tradition_opener", "liberty_opener", "legalism", "landed_elite", "monarchy", "republic")
+
+
+@cache
+def ancestors() -> np.ndarray:
+    """(81, 81) bool: ``a[t, p]``: tech ``p`` must be known before ``t`` (transitively)."""
+    closure = load_tables().tech_prereq.copy()
+    while True:
+        nxt = closure | ((closure.astype(int) @ closure.astype(int)) > 0)
+        if (nxt == closure).all():
+            return closure
+        closure = nxt
+
+
+@cache
+def goal_techs(plan: str) -> tuple[int, ...]:
+    """The techs of ``plan``'s goals, in goal order (no duplicates)."""
+    tb = load_tables()
+    out: list[int] = []
+    for name in PLAN_GOALS[plan]:
+        is_building = name in tb.building_names
+        row = tb.building_tech[tb.building(name)] if is_building else tb.unit_tech[tb.unit(name)]
+        out += [int(t) for t in np.flatnonzero(row)]
+    out += [tb.tech(name) for name in EXTRA_TECHS[plan] if name in tb.tech_names]
+    return tuple(dict.fromkeys(out))
+
+
+def tech_order(obs: dict[str, Any], plan: str) -> list[str]:
+    """Open techs ranked: the opening's (and what leads to them), then what leads to the plan's
+    next goal tech, cheapest first, then every other open tech by cost (a wide tree is research
+    that is never wasted)."""
+    tb = load_tables()
+    known = np.asarray(obs["technologies"]) > 0
+    legal = ~known & np.all(~tb.tech_prereq | known, axis=1)
+    priority = np.zeros(tb.n_techs)
+    for name in OPENING:
+        priority[tb.tech(name)] = 2.0
+        priority[ancestors()[tb.tech(name)]] = 2.0
+    goals = [t for t in goal_techs(plan) if not known[t]]
+    if goals:
+        target = goals[0]
+        priority[target] = max(priority[target], 1.0)
+        priority[ancestors()[target] & ~known] = np.maximum(priority[ancestors()[target] & ~known], 1.0)
+    idx = np.flatnonzero(legal)
+    key = np.lexsort((tb.tech_cost[idx], -priority[idx]))
+    return [tb.tech_names[t] for t in idx[key]]
+
+
+def policy_order(plan: str) -> list[str]:
+    """Every policy: the openers, then the plan's trees in order (opener first), then the rest."""
+    tb = load_tables()
+    names = list(tb.policy_names)
+    tree = [tb.tree_names[int(np.argmax(tb.policy_tree_onehot[p]))] for p in range(len(names))]
+    ranked = list(OPENERS)
+    for t in PLAN_TREES[plan]:
+        members = [n for n, tr in zip(names, tree, strict=True) if tr == t]
+        members.sort(key=lambda n: not n.endswith("_opener"))
+        ranked += [n for n in members if n not in ranked]
+    return ranked + [n for n in names if n not in ranked]
+
+
+def plan_items(plan: str) -> np.ndarray:
+    """(148,) the plan's worth a turn of each building for what its yields do not show."""
+    tb = load_tables()
+    value = np.zeros(len(tb.building_names))
+    for name in PLAN_BUILDINGS[plan]:
+        value[tb.building(name)] = PLAN_ITEM_VALUE
+    return value
+
+
+def progress(obs: dict[str, Any], me: int) -> dict[str, float]:
+    """How far ``me`` is along each victory, 0 (nothing) to 1 (won)."""
+    known = float((np.asarray(obs["technologies"]) > 0).sum())
+    tourism = np.asarray(obs["tourism_total"], dtype=float)[me]
+    culture = np.asarray(obs["culture_total"], dtype=float)
+    rivals = [q for q in range(N_PLAYERS) if q != me]
+    ratio = min(max(tourism[q], 0.0) / max(culture[q], 1.0) for q in rivals)
+    allies = int((np.asarray(obs["citystate_info"]["relationships"]) == 2).sum())
+    votes = max(int(np.asarray(obs["num_delegates"])[me]), 0) + allies
+    sacked = int(np.asarray(obs["has_sacked"])[me].sum())
+    return {
+        "science": min(known / SCIENCE_TECHS, 1.0),
+        "culture": min(ratio, 1.0),
+        "diplomatic": min(votes / citystate_rules()["diplomatic_votes"], 1.0),
+        "domination": sacked / (N_PLAYERS - 1),
+    }
+
+
+@cache
+def spaceship_techs() -> np.ndarray:
+    """(81,) bool: the techs the spaceship's parts and the Apollo Program need, prerequisites too."""
+    tb = load_tables()
+    need = np.zeros(tb.n_techs, bool)
+    for name in ("apollo_program", *citystate_rules()["spaceship_parts"]):
+        row = tb.building_tech[tb.building(name)]
+        need |= row | ancestors()[row].any(0)
+    return need
+
+
+def science_reach(obs: dict[str, Any], me: int) -> float:
+    """The share of the spaceship's remaining research its science would pay for by the turn cap,
+    if its science doubled on average over the rounds left (0 to 1)."""
+    tb = load_tables()
+    known = np.asarray(obs["technologies"]) > 0
+    remaining = float(tb.tech_cost[spaceship_techs() & ~known].sum())
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    rate = float(np.asarray(pc["yields"])[: len(mine), 5][mine].sum())
+    rounds = max(tb.rules["turn_cap"] - int(obs["current_turn"]), 0)
+    return min(2.0 * rate * rounds / max(remaining, 1.0), 1.0)
+
+
+def tourism_known(obs: dict[str, Any]) -> bool:
+    """Whether the bot knows the tech that starts tourism (before it, no culture victory moves)."""
+    tb = load_tables()
+    return bool(np.asarray(obs["technologies"])[tb.tech(tb.rules["tourism_tech"])] > 0)
+
+
+def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
+    """What the bot's position says it can reach: the spaceship's research within the rounds left
+    (and leading literacy), lifetime culture once tourism is known, friends and allies, and the
+    most soldiers with a rival capital known (from round :data:`WAR_ROUND`)."""
+    culture = np.asarray(obs["culture_total"], dtype=float)
+    relations = np.asarray(obs["citystate_info"]["relationships"])
+    pc = obs["player_cities"]
+    rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
+    rival_capitals[me] = False
+    soldiers = int(obs["most_soldiers"]) == me and bool(rival_capitals.any())
+    return {
+        "science": 0.1 + 0.8 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
+        "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me and tourism_known(obs)),
+        "diplomatic": 0.05 + 0.04 * int((relations >= 1).sum()),
+        "domination": 0.05 + 0.35 * (soldiers and int(obs["current_turn"]) >= WAR_ROUND),
+    }
+
+
+def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
+    """The plan to play this turn (``current`` kept unless another leads by ``SWITCH_MARGIN``)."""
+    done, able = progress(obs, me), aptitude(obs, me)
+    done["science"] = 0.0  # techs known count only through the reach of what is left to research
+    score = {p: done[p] + able[p] for p in PLANS}
+    best = max(PLANS, key=lambda p: score[p])
+    if current in score and score[best] < score[current] + SWITCH_MARGIN:
+        return current
+    return best

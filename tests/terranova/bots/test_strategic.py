@@ -1,0 +1,265 @@
+"""The strategic bot (``heuristic``): its decisions on constructed states.
+
+One short game against random players gives a real observation; each test edits the fields its
+decision reads (treasury, happiness, units, techs, city states, wars) and checks the decision.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from hexarena.core.registry import BUILTIN_INFO
+from hexarena.games.terranova.adapter import TerraNovaState
+from hexarena.games.terranova.bots import economy, military, planner, strategy
+from hexarena.games.terranova.bots.heuristic import game_against_random
+from hexarena.games.terranova.engine.geometry import N_TILES
+from hexarena.games.terranova.engine.rules.trade import PEACE
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
+
+
+@pytest.fixture(scope="module")
+def game() -> TerraNovaState:
+    return game_against_random(seed=0, rounds=10, bot=planner.StrategicPlayer)
+
+
+@pytest.fixture
+def obs(game: TerraNovaState) -> dict:
+    return dict(game.query_game("red").environment.view)
+
+
+def _cities(obs: dict, **fields: np.ndarray) -> dict:
+    pc = dict(obs["player_cities"])
+    pc.update(fields)
+    return {**obs, "player_cities": pc}
+
+
+def _all_legal() -> dict:
+    return {"build": np.ones((10, N_BUILDABLES), bool)}
+
+
+def test_the_strategic_bot_is_the_default_and_the_first_stays_as_easy(game):
+    assert TerraNovaState.bots["heuristic"].endswith("planner:StrategicPlayer")
+    assert TerraNovaState.bots["easy"].endswith("heuristic:HeuristicPlayer")
+    assert BUILTIN_INFO["terranova"].bots == ("easy", "heuristic")
+    assert int(game.environment.state.cities.exists[0].sum()) >= 1  # it founded and kept a city
+
+
+def test_its_moves_are_sparse_json_for_every_endpoint(game):
+    move = planner.StrategicPlayer(seed=0).act(game.query_game("red")).move
+    json.dumps(move)
+    assert set(move) == {"tech", "policy", "tenet", "units", "build", "work", "trade"}
+    fresh = TerraNovaState.new(seed=3, turn_cap=30)
+    first = planner.StrategicPlayer(seed=0).act(fresh.query_game("red")).move
+    assert fresh.apply(first).message is None
+
+
+def test_it_never_queues_a_building_it_cannot_afford_to_keep(obs):
+    tb = load_tables()
+    mine = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[0] > 0)
+    city = int(mine[0])
+    yields = np.array(obs["player_cities"]["yields"], dtype=float)
+    upkeep = np.array(obs["player_cities"]["bldg_maintenance"], dtype=float)
+    # rich: 20 gold a turn and 500 in the bank; the courthouse (no yield, 4 upkeep) still never
+    yields[city, 2], upkeep[:] = 20.0, 0.0
+    rich = {**_cities(obs, yields=yields, bldg_maintenance=upkeep), "treasury": np.float32(500)}
+    weights = economy.yield_weights(rich, 0, strategy.PLAN_WEIGHTS["science"])
+    legal = np.ones(BUILDING_SLOTS, bool)
+    ranked = economy.ranked_buildings(rich, 0, city, weights, strategy.plan_items("science"), legal)
+    assert ranked and "courthouse" not in ranked and "stable" not in ranked
+    assert "library" in ranked and "colosseum" in ranked
+    # a deficit: only buildings that pay their upkeep back in gold or happiness, or cost none
+    yields[city, 2], upkeep[city] = 0.0, 6.0
+    poor = {**_cities(obs, yields=yields, bldg_maintenance=upkeep), "treasury": np.float32(3)}
+    assert economy.net_gold(poor, 0) < 0
+    weights = economy.yield_weights(poor, 0, strategy.PLAN_WEIGHTS["science"])
+    ranked = economy.ranked_buildings(poor, 0, city, weights, strategy.plan_items("science"), legal)
+    for name in ranked:
+        b = tb.building(name)
+        pays = tb.building_yields[b, 2] + tb.building_percent[b, 2] > tb.building_upkeep[b]
+        assert tb.building_upkeep[b] == 0 or pays or tb.building_yields[b, 6] > 0, name
+    assert "library" not in ranked and "market" in ranked
+    builds = planner.city_builds(
+        poor,
+        0,
+        city,
+        _all_legal(),
+        [],
+        {
+            "unit": "warrior",
+            "weights": weights,
+            "items": strategy.plan_items("science"),
+            "elsewhere": np.zeros(BUILDING_SLOTS, bool),
+        },
+    )
+    assert "courthouse" not in builds and builds[-1] == "warrior"  # an idle city trains, never a dud
+
+
+def test_it_replaces_obsolete_units_with_the_best_of_its_era(obs):
+    tb = load_tables()
+    kinds = np.zeros((6, 30), int)
+    kinds[0, :3] = tb.unit("warrior")
+    units = {**obs["units"], "unit_type": kinds}
+    techs = np.array(obs["technologies"])
+    techs[[tb.tech("bronze_working"), tb.tech("mining"), tb.tech("iron_working")]] = 1
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("warrior", "spearman", "swordsman", "worker")]] = True
+    assert military.best_unit(legal) == "swordsman"
+    old = military.obsolete(kinds[0], techs, "swordsman")
+    assert old[:3].all() and not old[3:].any()  # warriors (8) beside swordsmen (14)
+    view = {**obs, "units": units, "technologies": techs, "at_war": np.zeros((6, 6), int)}
+    no_land = np.full(N_TILES, -np.inf)
+    wanted = planner.needs(view, 0, "science", "swordsman", no_land)
+    assert wanted.count("swordsman") >= 1 and "warrior" not in wanted
+    # with a modern army the size of its target it trains none
+    kinds[0, 3:10] = tb.unit("swordsman")
+    full = {**view, "units": {**units, "unit_type": kinds}}
+    assert "swordsman" not in planner.needs(full, 0, "science", "swordsman", no_land)
+
+
+def test_it_stops_founding_cities_when_deeply_unhappy_once_it_has_six(obs):
+    n = np.asarray(obs["player_cities"]["city_ids"]).copy()
+    n[0, :6] = [1, 2, 2, 2, 2, 2]
+    rowcols = np.array(obs["player_cities"]["city_rowcols"])
+    rowcols[0, :6] = [[10, 10], [10, 20], [20, 10], [20, 20], [30, 10], [30, 20]]
+    sites = np.zeros(N_TILES)  # every tile free to settle
+    view = _cities(obs, city_ids=n, city_rowcols=rowcols)
+    assert planner.wants_settler({**view, "happiness": np.float32(20)}, 0, sites)
+    assert planner.wants_settler({**view, "happiness": np.float32(-2)}, 0, sites)  # -6 after it
+    assert not planner.wants_settler({**view, "happiness": np.float32(-8)}, 0, sites)
+    assert not planner.wants_settler({**view, "happiness": np.float32(20)}, 0, np.full(N_TILES, -np.inf))
+
+
+def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
+    assert strategy.choose_plan(obs, 0, None) == "science"
+    info = dict(obs["citystate_info"])
+    info["relationships"] = np.where(np.arange(12) < 8, 2, 0)
+    allied = {**obs, "citystate_info": info}
+    assert strategy.progress(allied, 0)["diplomatic"] == pytest.approx(8 / 12)
+    assert strategy.choose_plan(allied, 0, "science") == "diplomatic"
+    info["relationships"] = np.where(np.arange(12) < 2, 2, 0)
+    close = {**obs, "citystate_info": info}  # two allies: ahead of science, but not by the margin
+    assert strategy.choose_plan(close, 0, None) == "diplomatic"
+    assert strategy.choose_plan(close, 0, "science") == "science"
+    # the most soldiers and a rival capital known, past round 60: conquest, as science is out of reach
+    pc = dict(obs["player_cities"])
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    pc.update(city_ids=ids, city_rowcols=rowcols)
+    armed = {**obs, "player_cities": pc, "most_soldiers": np.int32(0), "current_turn": np.int32(100)}
+    assert strategy.science_reach(armed, 0) < 0.1
+    assert strategy.choose_plan(armed, 0, "science") == "domination"
+    # the plan steers research (toward its next goal, before the rest by cost) and policies
+    known = np.array(obs["technologies"])
+    known[[strategy.load_tables().tech(t) for t in ("mining", "pottery", "animal_husbandry")]] = 1
+    dom = strategy.tech_order({**obs, "technologies": known}, "domination")
+    assert dom.index("bronze_working") < dom.index("sailing")
+    culture = strategy.policy_order("culture")
+    assert sorted(culture) == sorted(strategy.load_tables().policy_names)
+    assert (
+        culture.index("aesthetics_opener")
+        < culture.index("rationalism_opener")
+        < culture.index("honor_opener")
+    )
+    war = strategy.policy_order("domination")
+    assert war.index("honor_opener") < war.index("aesthetics_opener")
+
+
+def test_a_bot_marching_on_a_capital_refuses_its_owners_peace(obs):
+    pc = obs["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    war = np.zeros((6, 6), int)
+    war[0, 3] = war[3, 0] = 1
+    offers = np.full((6, 2), -1)
+    offers[3] = [PEACE, PEACE]
+    view = {**_cities(obs, city_ids=ids, city_rowcols=rowcols), "at_war": war, "trade_offers": offers}
+    assert 3 in planner.war_plan(view, 0, False, None).get("accept", [])
+    assert 3 not in planner.war_plan(view, 0, True, None).get("accept", [])
+
+
+def test_it_sells_a_second_copy_of_a_luxury_and_buys_a_missing_one_when_unhappy(obs):
+    from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, N_ITEMS, item_names
+
+    tb = load_tables()
+    whales, wine = tb.resource("whales") - 1, tb.resource("wine") - 1
+    owned = np.zeros((10, 52), int)
+    owned[0, whales] = owned[1, whales] = 1  # two whale tiles: one can go
+    offers = np.full((6, 2), -1)
+    offers[2] = [FIRST_RESOURCE + whales, GOLD_PER_TURN]
+    view = {**_cities(obs, resources_owned=owned), "trade_offers": offers, "at_war": np.zeros((6, 6), int)}
+    assert 2 in planner.war_plan({**view, "happiness": np.float32(5)}, 0, False, None)["accept"]
+    owned[1, whales] = 0  # its only whales: kept
+    single = {**_cities(obs, resources_owned=owned), "trade_offers": offers, "at_war": np.zeros((6, 6), int)}
+    assert 2 not in planner.war_plan({**single, "happiness": np.float32(5)}, 0, False, None).get("accept", [])
+    # unhappy with 1000 gold: 5 gold a turn for a luxury it lacks, to a player who has one
+    opts = {
+        "trade_ask": np.zeros((6, N_ITEMS), bool),
+        "trade_offer": np.ones((6, N_ITEMS), bool),
+        "trade_partners": np.array([False, False, False, True, False, False]),
+    }
+    opts["trade_ask"][3, FIRST_RESOURCE + wine] = True
+    poor_mood = {
+        **single,
+        "happiness": np.float32(-3),
+        "treasury": np.float32(1000),
+        "trade_offers": np.full((6, 2), -1),
+    }
+    order = planner.war_plan(poor_mood, 0, False, opts)
+    assert order["to"] == [3] and order["offer"] == [item_names()[GOLD_PER_TURN]]
+    assert item_names()[FIRST_RESOURCE + wine] in order["ask"] and "whales" not in order["ask"]
+
+
+def test_an_unhappy_empire_holds_growth_counting_the_food_its_map_does_not_show(obs):
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    base = planner.other_food(obs, 0)[city]
+    yields = np.array(pc["yields"], dtype=float)
+    yields[city, 0] += 5.0  # five food from buildings, policies or city states
+    extra = _cities(obs, yields=yields)
+    assert planner.other_food(extra, 0)[city] == pytest.approx(base + 5.0)
+    # unhappy: its citizens work the tiles with the least food that still feed them
+    happy = planner.plan_move({**extra, "happiness": np.float32(10)}, 0, "science", np.random.default_rng(0))
+    held = planner.plan_move({**extra, "happiness": np.float32(-5)}, 0, "science", np.random.default_rng(0))
+    tile_food = np.asarray(obs["yield_map_players"]).reshape(-1, 7)[:, 0]
+    from hexarena.games.terranova.bots.heuristic import _tiles
+    from hexarena.games.terranova.engine.geometry import work_area
+
+    ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
+    pop = int(np.asarray(pc["population"])[0][city])
+    owned = np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2
+
+    def fed(ranking: list[int]) -> float:
+        return float(tile_food[ring[[j for j in ranking if owned[j] and ring[j] >= 0][:pop]]].sum())
+
+    assert fed(held["work"][str(city)]) <= fed(happy["work"][str(city)])
+
+
+def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_not(obs):
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    owner = np.zeros(np.asarray(pc["ownership_map"]).shape, np.int8)
+    border = 6 * 66 + 6  # an empty tile of player 3's territory
+    owner[3, 0].reshape(-1)[border] = 2
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = kinds[0, 1] = tb.unit("swordsman")
+    rowcol = np.full((6, 30, 2), -1)
+    rowcol[0, 0] = [7, 7]
+    rowcol[0, 1] = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    view = {
+        **_cities(obs, city_ids=ids, city_rowcols=rowcols, ownership_map=owner),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "at_war": np.zeros((6, 6), int),
+    }
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    opts["attack"][0, border] = True
+    opts["reach"][0, 7 * 66 + 8] = True
+    rng = np.random.default_rng(0)
+    marching = military.unit_orders(view, 0, True, opts, rng)
+    assert marching["0"] == {"categories": ["combat", "move"], "targets": [border]}
+    peaceful = military.unit_orders(view, 0, False, opts, rng)
+    assert "combat" not in peaceful.get("0", {}).get("categories", [])
