@@ -93,7 +93,7 @@ def test_screen_bodies_are_separate_keys_sent_when_they_change(tmp_path):
     the screen bodies (and city cells) that changed."""
     from hexarena.games.terranova.view.screens import city_name
 
-    from .religion_helpers import add_city, capital_start, tile_at
+    from ..religion_helpers import add_city, capital_start, tile_at
     from .screen_helpers import BLUE, RED, screens_state
 
     s, centre = capital_start()
