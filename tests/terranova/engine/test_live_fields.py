@@ -20,6 +20,10 @@ from hexarena.games.terranova.engine.spaces import random_actions
 from hexarena.games.terranova.engine.state import map_layers
 from hexarena.games.terranova.engine.step import new_game, step_game
 
+# One 150-round game compiled with every endpoint probed: minutes of compilation. make test-all runs
+# it; make test keeps the hundred-round invariants game (test_simulator), which steps the same rules.
+pytestmark = pytest.mark.slow
+
 ROUNDS, PROBE_EVERY = 150, 5  # a probe period coprime to 6 visits every seat
 # Live fields a 150-round random game does not reach: they need an ally (60 influence), Patronage,
 # the Honor finisher, a great artist, writer or musician, a sacked capital, a specialist building

@@ -12,6 +12,8 @@ from hexarena.games.terranova.engine.mapgen import generate
 from hexarena.games.terranova.engine.simulator import build_simulator
 
 
+@pytest.mark.slow  # a subprocess compiling the sharded step twice: make test-all (the batched step is
+# covered by test_simulator in make test; the sharded one matters on multi-device machines)
 def test_two_devices_both_strategies():
     script = Path(__file__).with_name("multidevice_run.py")
     proc = subprocess.run(
