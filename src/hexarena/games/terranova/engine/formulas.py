@@ -29,11 +29,14 @@ def growth_threshold(pop: Array) -> Array:
     return xp.floor(raw * r["speed_factor"] + 1e-4)
 
 
-def border_cost(n: Array) -> Array:
-    """Culture for the ``n``-th tile a city claims beyond its first seven: 6.87 x n^2.06."""
+def border_cost(owned: Array) -> Array:
+    """Culture for a city's next tile when it owns ``owned`` tiles besides its centre, as the
+    original: 6.87 x (owned - 5)^2.06 (6 owned: 6.87; 5 owned: 0). Below 5 the original's power
+    is NaN, which no culture reaches, so such a city never grew; here it costs 0, as at 5."""
     r = load_tables().rules
-    xp = _xp(n)
-    return r["border_cost_scale"] * xp.asarray(n, dtype=xp.float32) ** r["border_cost_exponent"]
+    xp = _xp(owned)
+    n = xp.maximum(xp.asarray(owned, dtype=xp.float32) - r["border_cost_free_tiles"], 0.0)
+    return r["border_cost_scale"] * n ** r["border_cost_exponent"]
 
 
 def combat_damage(attacker: Array, defender: Array, ranged: Array) -> tuple[Array, Array]:

@@ -1,13 +1,19 @@
-"""One player's turn in one game: trade, research, units, cities, empire, fog, score, victory, reset.
+"""One player's turn in one game: trade, units, cities, empire, choices, fog, score, victory, reset.
 
-The order inside a turn follows the original: trade deals (``trade``) -> religion (tenets, faith
-purchases, pressure) -> social policies -> technology choice -> units (scan over 30 slots; caravans:
+The order inside a turn: trade deals (``trade``) -> units (scan over 30 slots; caravans:
 ``trade_routes``) -> cities (yields, growth, borders, production) -> tourism, great people and
-golden ages (``great_people``) -> empire (gold, upkeep, science, happiness, culture and faith
-reserves, golden age) -> spies' tech-steal roll -> healing -> fog of war and contacts (``have_met``)
-for every player -> score-delta reward -> after the last player, the city states' turn
-(``citystates``) and a World Congress session every 30 rounds -> next player, round counter, turn
-cap and the four victories (``victory``) -> a finished game restarts from its own map.
+golden ages (``great_people``) -> empire (gold, upkeep, science and the tech it completes,
+happiness, culture and faith reserves, golden age) -> religion (tenets, faith purchases, pressure)
+-> social policies -> technology choice -> free units of this turn's wonders and policies -> spies'
+tech-steal roll -> healing -> fog of war and contacts (``have_met``) for every player -> score-delta
+reward -> after the last player, the city states' turn (``citystates``) and a World Congress session
+every 30 rounds -> next player, round counter, turn cap and the four victories (``victory``) -> a
+finished game restarts from its own map.
+
+The original adds the culture, faith and science of its cities to the reserves at the start of the
+next turn and then compares them with the thresholds, so a policy, a pantheon or the next research
+comes the turn the reserve reaches its threshold. Here the reserves grow in the empire phase, so the
+three choices come right after it: the same turn, with the same effects from the next city phase on.
 """
 
 from __future__ import annotations
@@ -238,19 +244,20 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     ) = actions
     p = state.player
     state, deals = trade.trade_phase(state, p, trade_scores)
-    state, tenet = religion_phase(state, p, tenet_scores)
     rows_before = civic_rows(state, p)
-    state, policy = adopt_policies(state, p, policy_scores)
-    state, tech = choose_research(state, p, tech_scores)
     at_war_before = state.players.at_war
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
     # wars declared this turn end the deals and routes between the two (before any unit is built)
     state = trade_routes.clear_dead_routes(trade.after_wars(state, at_war_before))
     built_before = state.cities.buildings[p]
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
-    state = grant_free_units(state, p, built_before, rows_before)
     state, empire = great_people_phase(state, p, empire)
-    state = spy_phase(empire_phase(state, p, empire, grants), p)
+    state = empire_phase(state, p, empire, grants)
+    # the reserves hold this turn's faith, culture and science: choose with them (module docstring)
+    state, tenet = religion_phase(state, p, tenet_scores)
+    state, policy = adopt_policies(state, p, policy_scores)
+    state, tech = choose_research(state, p, tech_scores)
+    state = spy_phase(grant_free_units(state, p, built_before, rows_before), p)
     state = heal_cities(heal_units(state, p), p)
     state = update_fog(state)
     scores = player_scores(state)

@@ -45,8 +45,9 @@ from hexarena.games.terranova.engine.effects import (
     golden_age_length,
 )
 from hexarena.games.terranova.engine.rules.units import spawn_unit
-from hexarena.games.terranova.engine.state import MAX_UNITS, N_PLAYERS, GameState
+from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.engine.tables import (
+    BUILDING_SLOTS,
     CULTURE,
     GOLD,
     GREAT_WORKS,
@@ -159,8 +160,12 @@ def _place_works(works: jax.Array, slots: jax.Array, born: jax.Array) -> jax.Arr
 def spawn_free_units(state: GameState, p: jax.Array, counts: jax.Array) -> GameState:
     """Units given by a wonder or a policy (``counts`` (38,) per type) appear at the capital, or on a
     land tile next to it (not a rival's) when its tile holds a unit of the same class or a rival's
-    unit; a unit without room or beyond the 30-unit cap is lost, as in the original."""
+    unit; a unit without room or beyond the 30-unit cap is lost, as in the original, and so is a
+    settler beyond the city cap (cities, settlers and settlers being built: at most 10; the original
+    checks its free city slots too)."""
     c, lay = state.cities, state.layers
+    settler = load_tables().unit("settler")
+    queued = (jnp.where(c.exists[p], c.constructing[p], -1) - BUILDING_SLOTS + 1 == settler).sum()
     home = jnp.where(c.capital[p].any(), jnp.argmax(c.capital[p]), jnp.argmax(c.exists[p]))
     centre = c.pos[p, home]
     spots = jnp.concatenate([centre[None], neighbor_table()[jnp.maximum(centre, 0)]])
@@ -178,6 +183,7 @@ def spawn_free_units(state: GameState, p: jax.Array, counts: jax.Array) -> GameS
         ok = land & ~taken
         spot = spots[jnp.argmax(ok)]
         go = (counts[kind] > 0) & ok.any() & ((u.kind[p] > 0).sum() < MAX_UNITS)
+        go &= (kind != settler) | (c.exists[p].sum() + (u.kind[p] == settler).sum() + queued < MAX_CITIES)
         state, _ = spawn_unit(state, p, kind.astype(jnp.int8), spot, go)
         counts = counts.at[kind].add(-(counts[kind] > 0).astype(jnp.int32))
     return state
