@@ -102,6 +102,8 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
         + route_city_yields(state, p)
     )
     per_pop = (built @ const(tb.building_per_pop) + pol.per_pop) * pop[:, None]
+    religions = (state.religion.followers[p] > 0).sum(-1).astype(jnp.float32)  # (10,)
+    flat = flat + (built @ const(tb.building_per_religion)) * religions[:, None]
     per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
     percent = built @ const(tb.building_percent) + pol.percent
     percent = percent.at[:, CULTURE].add(empire_modifiers(state, p)[tb.modifier("culture_pct_all_cities")])
