@@ -11,11 +11,11 @@ import pytest
 from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.geometry import distance_np, work_area
 from hexarena.games.terranova.engine.rules.cities import city_phase, grow, production_phase
-from hexarena.games.terranova.engine.rules.great_people import spawn_free_units
+from hexarena.games.terranova.engine.rules.great_people import great_people_phase, spawn_free_units
 from hexarena.games.terranova.engine.rules.trade import PEACE, settle_offers
 from hexarena.games.terranova.engine.spaces import zero_actions
 from hexarena.games.terranova.engine.step import empire_phase, step_game
-from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, FOOD, GRANTS, load_tables
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, FOOD, GRANTS, TOURISM, load_tables
 
 from ..tn_helpers import bare_capital, place_unit, with_buildings
 
@@ -234,3 +234,24 @@ def test_a_free_settler_respects_the_city_cap(capital, queued, spawned):
     s = s._replace(cities=c._replace(constructing=c.constructing.at[0, 0].set(build)))
     out = jax.jit(spawn_free_units)(s, P0, jnp.zeros(len(TB.unit_names)).at[settler].set(1))
     assert int((np.asarray(out.units.kind[0]) == settler).sum()) == 8 + spawned
+
+
+def test_tourism_is_raised_onto_trading_and_converted_rivals(capital):
+    """Item 8: 4 tourism doubled by the Internet = 8 onto each met rival, x 1.25 = 10 onto player 1
+    (a caravan of player 0 trades with it) and onto player 2 (its city follows player 0's religion)."""
+    centre = int(capital.cities.pos[0, 0])
+    s = place_unit(capital, 0, 0, "caravan", centre)
+    c, pl, tr, rel = s.cities, s.players, s.trade, s.religion
+    s = s._replace(
+        cities=c._replace(
+            yields=c.yields.at[0, 0, TOURISM].set(4.0),
+            exists=c.exists.at[2, 0].set(True),
+            pop=c.pop.at[2, 0].set(2),
+            pos=c.pos.at[2, 0].set(int(np.flatnonzero(distance_np(np.arange(2772), centre) == 9)[0])),
+        ),
+        players=pl._replace(have_met=pl.have_met.at[0, 1:4].set(True)),
+        trade=tr._replace(route_to_player=tr.route_to_player.at[0, 0].set(1)),
+        religion=rel._replace(followers=rel.followers.at[2, 0, 0].set(2)),
+    )
+    out, _ = jax.jit(great_people_phase)(s, P0, jnp.zeros(8))
+    assert np.asarray(out.players.tourism[0]).tolist() == pytest.approx([0, 10, 10, 8, 0, 0])

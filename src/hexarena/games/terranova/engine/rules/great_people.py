@@ -28,8 +28,10 @@ cities, as the original plays it (its ``step_tourism`` then ``step_specialists_g
 * **Tourism** (after Acoustics): the cities' tourism yields (x 2 with the Internet), 0.2 per great
   work (raised by hotels, airports, tourist centres) plus the policies' per-work tourism, and a share
   of the culture of wonders (hotels, airports, tourist centres; Fine Arts +10 %); x 1.2 with the
-  Aesthetics finisher. It accumulates onto every met rival: ``Players.tourism[i, j]`` is player i's
-  tourism onto player j, which the culture victory compares with j's lifetime culture.
+  Aesthetics finisher. It accumulates onto every met rival, x 1.25 onto a rival that one of the
+  player's caravans trades with and x 1.25 onto one with a city following the player's religion
+  (``rival_factors``): ``Players.tourism[i, j]`` is player i's tourism onto player j, which the
+  culture victory compares with j's lifetime culture.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from hexarena.games.terranova.engine.effects import (
     empire_modifiers,
     golden_age_length,
 )
+from hexarena.games.terranova.engine.rules.beliefs import majority
 from hexarena.games.terranova.engine.rules.units import spawn_unit
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.engine.tables import (
@@ -120,6 +123,18 @@ def city_gpp(state: GameState, p: jax.Array) -> jax.Array:
 def rivals_met(state: GameState, p: jax.Array) -> jax.Array:
     """(6,) the rivals ``p`` has met (``Players.have_met``; never ``p`` itself)."""
     return state.players.have_met[p, :N_PLAYERS] & (jnp.arange(N_PLAYERS) != p)
+
+
+def rival_factors(state: GameState, p: jax.Array) -> jax.Array:
+    """(6,) ``p``'s tourism factor onto each player, as the original's ``step_tourism``: x 1.25 when
+    one of ``p``'s caravans runs a route to that player, x 1.25 more when ``p``'s religion is the
+    majority in one of that player's cities."""
+    caravans = (state.units.kind[p] == load_tables().unit("caravan"))[:, None]
+    routed = (caravans & (state.trade.route_to_player[p][:, None] == jnp.arange(N_PLAYERS))).any(0)
+    top, has = jax.vmap(lambda q: majority(state, q))(jnp.arange(N_PLAYERS))  # (6, 10) each
+    converted = (state.cities.exists & has & (top == p)).any(1)
+    bonus = load_tables().rules["tourism_rival_bonus"]
+    return jnp.where(routed, bonus, 1.0) * jnp.where(converted, bonus, 1.0)
 
 
 def tourism_yield(state: GameState, p: jax.Array) -> jax.Array:
@@ -234,6 +249,7 @@ def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tup
     # Tourism (the original's step_tourism comes first).
     base = tourism_yield(state, p)
     onto = base * (1 + mods[tb.modifier("tourism_pct")] / 100.0) * rivals_met(state, p)
+    onto = onto * rival_factors(state, p)
     # Great person points and births.
     g, pl = state.great, state.players
     pending = pl.great_people[p, : len(SPECIALISTS)]
