@@ -2,7 +2,8 @@
 
 The endpoint is a masked preference over the 54 policies. A policy is legal when it is not adopted
 yet, every prerequisite inside its tree is, and its tree's era has been reached. When the culture
-reserves reach the cost, the best legal policy is adopted and its cost spent (the non-free pick);
+reserves (this turn's culture included: the endpoint runs after the empire phase, ``step``) reach
+the cost, the best legal policy is adopted and its cost spent (the non-free pick);
 when a free policy is pending (Oracle, Statue of Liberty, ...), the best legal policy after that is
 adopted for free, one per turn. The executed pair is ``(non-free, free)``, -1 where none.
 Adopting a policy (or finishing a tree) applies its one-time grants and free buildings; its lasting
@@ -75,7 +76,7 @@ def _on_adoption(state: GameState, p: jax.Array, new_rows: jax.Array) -> GameSta
     """Grants of the policies and finishers that became active (rows 0/1; their free units come at
     the end of the turn, ``great_people.grant_free_units``), then the free buildings of every active
     row, so cities founded after the adoption get them too (the original grants them every turn;
-    here at the start of each of the owner's turns)."""
+    here in each of the owner's turns, after its empire phase)."""
     tb = load_tables()
     state = apply_grants(state, p, new_rows @ const(tb.policy_grants))
     c = state.cities
