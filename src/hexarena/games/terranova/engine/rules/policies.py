@@ -50,16 +50,20 @@ def next_policy_cost(state: GameState, p: jax.Array) -> jax.Array:
     )
 
 
-def adopt_policies(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[GameState, jax.Array]:
-    """The policy endpoint for player ``p``; returns the state and the executed ``(non-free, free)``."""
+def adopt_policies(
+    state: GameState, p: jax.Array, scores: jax.Array, buy: bool = True, free: bool = True
+) -> tuple[GameState, jax.Array]:
+    """The policy endpoint for player ``p``; returns the state and the executed ``(non-free, free)``.
+    ``buy`` / ``free`` (static) switch the two picks: the step takes the free one at the start of
+    the turn and the bought one after the empire phase, as the original's timing (``step``)."""
     pl = state.players
     cost = next_policy_cost(state, p)
     legal = policy_mask(state, p)
-    can_buy = (pl.culture[p] >= cost) & state.cities.exists[p].any()
+    can_buy = (pl.culture[p] >= cost) & state.cities.exists[p].any() & buy
     bought = jnp.where(can_buy, masked_argmax(scores, legal), -1)
     n = legal.shape[0]
     legal = legal & (jnp.arange(n) != bought)
-    free = jnp.where(pl.free_policies[p] > 0, masked_argmax(scores, legal), -1)
+    free = jnp.where((pl.free_policies[p] > 0) & free, masked_argmax(scores, legal), -1)
     adopted = (jnp.arange(n) == bought) | (jnp.arange(n) == free)
     before = civic_rows(state, p)
     players = pl._replace(
