@@ -151,6 +151,14 @@ def with_buildings(s, *names: str, p: int = 0, city: int = 0):
     return s._replace(cities=s.cities._replace(buildings=b))
 
 
+def fed(s, p: int = 0):
+    """``s`` with last turn's food of ``p``'s cities what their citizens eat, so that a city neither
+    grows nor starves in the next city phase (it grows on last turn's food, as the original)."""
+    c = s.cities
+    food = load_tables().rules["food_per_pop"] * c.pop[p].astype(jnp.float32)
+    return s._replace(cities=c._replace(yields=c.yields.at[p, :, 0].set(food)))
+
+
 def with_policies(s, *names: str, p: int = 0):
     """``s`` with the named policies adopted by player ``p`` (no grants applied)."""
     pol = s.players.policies
