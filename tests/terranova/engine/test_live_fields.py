@@ -23,10 +23,10 @@ from hexarena.games.terranova.engine.step import new_game, step_game
 ROUNDS, PROBE_EVERY = 150, 5  # a probe period coprime to 6 visits every seat
 # Live fields a 150-round random game does not reach: they need an ally (60 influence), Patronage,
 # the Honor finisher, a great artist, writer or musician, a sacked capital, a specialist building
-# (test_stage3_gaps steps a constructed state once and sees each of them change). Since issue 24
-# (no growth penalty for unhappiness, as the original) random play on this map no longer builds an
-# aqueduct or a free-policy wonder, nor takes a pantheon with tile yields, within 150 rounds: the
-# last three (checked once live before that change; test_buildings and test_religion cover them).
+# (test_stage3_gaps steps a constructed state once and sees each of them change). Since issue 24's
+# rule changes random play on this map no longer builds an aqueduct or a free-policy wonder, nor
+# takes a pantheon with tile yields, within 150 rounds: the last three (test_buildings sees Oracle's
+# free policy, test_religion a pantheon's tile yields; growth_carryover has no other test yet).
 NOT_REACHED_BY_RANDOM_PLAY = {
     "['citystate_info']['relationships']",
     "['culture_info']['cs_resting_influence']",
