@@ -74,3 +74,18 @@ def test_game_ends_at_turn_cap_and_exports(game):
     assert back.environment_to_json() == s.environment_to_json()
     frame = s.frame()
     assert len(frame["cells"]) == 2772 and frame["layout"] == "pointy"
+
+
+def test_rules_summary_states_the_score_as_scored():
+    """Issue 24 item 17: what a model reads names every term of the score with its weight."""
+    w = load_tables().rules["score_weights"]
+    text = TerraNovaState.rules_summary
+    for key, phrase in (
+        ("cities", "per city"),
+        ("world_wonders", "per world wonder"),
+        ("policies", "per social policy"),
+        ("tenets", "per religious tenet"),
+        ("great_works", "per great work"),
+    ):
+        assert f"{w[key] / w['divisor']:g} {phrase}" in text
+    assert "stage 1" not in (TerraNovaState.__doc__ or "")

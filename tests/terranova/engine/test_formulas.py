@@ -14,8 +14,10 @@ def test_growth_threshold():
 
 
 def test_border_cost():
-    assert formulas.border_cost(np.array(1)) == pytest.approx(6.87)
-    assert formulas.border_cost(np.array(2)) == pytest.approx(6.87 * 2**2.06)
+    """6.87 x (tiles owned besides the centre - 5)^2.06; 0 at 5 and (not the original's NaN) below."""
+    assert formulas.border_cost(np.array(6)) == pytest.approx(6.87)
+    assert formulas.border_cost(np.array(7)) == pytest.approx(6.87 * 2**2.06)
+    assert formulas.border_cost(np.array(5)) == 0.0 and formulas.border_cost(np.array(3)) == 0.0
 
 
 def test_combat_damage_even_and_stronger():

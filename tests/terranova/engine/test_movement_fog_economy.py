@@ -104,7 +104,7 @@ def test_fog_sees_two_tiles_and_remembers(arena):
 def test_border_grows_by_one_adjacent_tile(arena):
     s, centre = arena
     s = found_city(s, P0, jnp.int32(centre))
-    cost = float(formulas.border_cost(np.array(1)))
+    cost = float(formulas.border_cost(np.array(6)))  # the first ring owned
     s = s._replace(cities=s.cities._replace(culture=s.cities.culture.at[0, 0].set(cost + 0.5)))
     out, _, _, _ = jax.jit(production_phase)(
         s, P0, jnp.zeros((10, N_BUILDABLES)), jnp.zeros(10), jnp.zeros(10)

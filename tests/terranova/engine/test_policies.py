@@ -65,13 +65,15 @@ def _adopt(s, *names: str):
         (2, 1, 0, 0, 40),  # 5 x floor(8)
         (3, 1, 0, 0, 70),  # 5 x floor(14)
         (4, 1, 0, 0, 110),  # 5 x floor(22.5)
-        (3, 3, 0, 0, 80),  # 70 x 1.2 = 84 -> 80
-        (1, 2, -10, 0, 15),  # 20 x 1.1 x 0.9 = 19.8 -> 15
-        (3, 4, 0, -33, 80),  # 70 x (1 + 3 x 0.067) = 84.07 -> 80
+        (3, 3, 0, 0, 85),  # 70 x 1.2 = 84 -> 85 (the original rounds to the nearest 5)
+        (2, 2, 0, 0, 45),  # 40 x 1.1 = 44 -> 45
+        (2, 3, 0, 0, 50),  # 40 x 1.2 = 48 -> 50
+        (1, 2, -10, 0, 18),  # 20 x 1.1 = 22 -> 20, then x 0.9 unrounded (the original's multiplier)
+        (3, 4, 0, -33, 85),  # 70 x (1 + 3 x 0.067) = 84.07 -> 85
     ],
 )
 def test_policy_cost(n, cities, pct, per_city, cost):
-    assert float(formulas.policy_cost(np.array(n), np.array(cities), pct, per_city)) == cost
+    assert float(formulas.policy_cost(np.array(n), np.array(cities), pct, per_city)) == pytest.approx(cost)
 
 
 def test_trees_openers_prerequisites_and_eras(empire):

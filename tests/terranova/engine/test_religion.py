@@ -22,7 +22,7 @@ from hexarena.games.terranova.engine.spaces import zero_actions
 from hexarena.games.terranova.engine.step import step_game
 from hexarena.games.terranova.engine.tables import MODIFIERS, load_tables
 
-from ..tn_helpers import grassland_start
+from ..tn_helpers import fed, grassland_start
 from .test_policies import _rich, _speed_jit
 
 TB = load_tables()
@@ -199,7 +199,7 @@ def test_step_takes_a_pantheon_and_the_observation_shows_it(start):
     and religion_info carry it (tenets in each city, yields on buildings and on worked tiles)."""
     s, tile = start
     s = _set_tile(s, tile, "wheat")
-    s = _with_faith(s._replace(player=jnp.int32(0), auto_reset=jnp.bool_(False)), [10, 0, 0, 0, 0, 0])
+    s = fed(_with_faith(s._replace(player=jnp.int32(0), auto_reset=jnp.bool_(False)), [10, 0, 0, 0, 0, 0]))
     c = s.cities
     s = s._replace(cities=c._replace(buildings=c.buildings.at[0, 0, TB.building("palace")].set(True)))
     actions = zero_actions()

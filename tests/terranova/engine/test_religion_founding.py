@@ -24,6 +24,7 @@ from hexarena.games.terranova.engine.spaces import zero_actions
 from hexarena.games.terranova.engine.step import step_game
 
 from ..religion_helpers import TB, capital_start, take
+from ..tn_helpers import fed
 
 P0 = jnp.int32(0)
 N = 91
@@ -167,7 +168,7 @@ def test_faith_buys_a_purchase_tenets_buildings(pantheon):
 
 
 def test_step_founds_and_the_observation_shows_the_religion(pantheon):
-    s = _faith(pantheon._replace(player=P0, auto_reset=jnp.bool_(False)), 140.0)
+    s = fed(_faith(pantheon._replace(player=P0, auto_reset=jnp.bool_(False)), 140.0))
     actions = zero_actions()
     scores = _prefer("church_property", "feed_the_world", "holy_warriors")
     out, executed, *_ = jax.jit(step_game)(s, (actions[0], actions[1], scores, *actions[3:]))

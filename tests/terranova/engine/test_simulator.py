@@ -138,10 +138,13 @@ def test_shapes(sim):
     assert out[5].shape == (1, 1) and out[6].shape == (1, 1) and out[3].shape == (1, 1)
 
 
+FULL_LENGTH_MAPS = (1, 2, 3, 11)  # 1 and 2 showed peace stacking units and a free settler past the cap
+
+
 @pytest.mark.slow
-def test_full_length_games_on_two_maps_keep_invariants():
+def test_full_length_games_on_four_maps_keep_invariants():
     step, games, tracker, metrics, ids, obs, _m, _s = build_simulator(
-        [generate(11), generate(12)], "split", jax.random.PRNGKey(4), devices=jax.devices()[:1]
+        [generate(m) for m in FULL_LENGTH_MAPS], "split", jax.random.PRNGKey(4), devices=jax.devices()[:1]
     )
     key = jax.random.PRNGKey(5)
     for i in range(6 * 300):
@@ -150,7 +153,7 @@ def test_full_length_games_on_two_maps_keep_invariants():
             games, random_actions(k, games.turn.shape), tracker, metrics, ids
         )
         if i % 60 == 59:
-            for g in range(2):
+            for g in range(len(FULL_LENGTH_MAPS)):
                 pick = lambda tree, g=g: jax.tree_util.tree_map(lambda x: np.asarray(x)[0, g], tree)  # noqa: E731
                 check_invariants(pick(games), pick(obs))
     assert (np.asarray(metrics["episodes_done"]) == 1).all()

@@ -38,23 +38,23 @@ A new rule goes in ``engine/`` (a topic of its own in ``engine/rules/``), its te
 viewer: docs/terranova.md.
 
 Stage 2 (issue 14), so far: all 148 buildings and wonders (``data/buildings.json``: costs, upkeep,
-tech / building / resource / policy / site prerequisites as boolean matrices; flat, per-citizen
-and percent yields, tile-class bonuses, city and empire modifier rows, one-time grants, free
-buildings, specialist, great-work and great-person-point rows); the 54 social policies in 9 trees
-with their finishers (``data/policies.json``; effects are rows in the buildings' columns, so tenets
-can reuse them), the policy cost formula and the policy endpoint; culture and faith reserves,
-lifetime culture, golden ages, free techs and policies; a world wonder built anywhere cancels it
-everywhere else (production kept); happiness as the original (first city free, -2 % production
-and gold per unhappy point); religion (``data/tenets.json``: all 91 tenets as effect rows in the
-same columns, plus yields per count, per site and faith purchases): pantheons (10 + 5 per pantheon
-taken), great prophets at 134 and 201 faith for founding (founder + two followers) and enhancing,
-reformation with its policy, each tenet one player's; followers per city, religious pressure (range
-15, holy city x 4.5, threshold 100) to every player's cities and to city states, each city applying
-its majority religion's tenets; ``religious_tenets`` and ``religion_info`` live; specialists, great
-person points (one threshold of 67 doubling at each birth), the six great people and what they do
-in the original (a granted great prophet becomes faith), great works in their slots, golden ages
-from great artists and happiness, tourism onto met rivals (``great_people``; its text in
-``great_people_text``), free units from wonders and policies.
+tech / building / resource / policy / site prerequisites as boolean matrices; flat, per-citizen and
+percent yields, tile-class bonuses, city and empire modifier rows, one-time grants, free buildings,
+specialist, great-work and great-person-point rows); the 54 social policies in 9 trees with their
+finishers (``data/policies.json``; effects are rows in the buildings' columns, so tenets can reuse
+them), the policy cost formula and the policy endpoint; culture and faith reserves, lifetime
+culture, golden ages, free techs and policies; a world wonder built anywhere cancels it everywhere
+else (production kept); happiness as the original (first city free, -2 % production and gold per
+unhappy point); religion (``data/tenets.json``: all 91 tenets as effect rows in the same columns,
+plus yields per count, per site and faith purchases): pantheons (10 + 5 per pantheon taken), great
+prophets at 134 and 201 faith for founding (founder + two followers) and enhancing, reformation with
+its policy, each tenet one player's; followers per city, religious pressure (range 15, holy city x
+4.5: the original's 6 + 3.5 x 6 = 27, threshold 100) to every player's cities and to city states,
+each city applying its majority religion's tenets; ``religious_tenets`` and ``religion_info`` live;
+specialists, great person points (one threshold of 67 doubling at each birth), the six great people
+and what they do in the original (a granted great prophet becomes faith), great works in their
+slots, golden ages from great artists and happiness, tourism onto met rivals (``great_people``; its
+text in ``great_people_text``), free units from wonders and policies.
 
 Stage 3 (issue 15), trade: the four trade endpoints (``trade``: one offer a turn, accept/deny,
 15-turn deals in a ledger of 10 per player; embassy, 5 gold per turn, peace, the 52 resources;
@@ -95,6 +95,39 @@ capital, population, HP, defence), so tiles and cities out of sight show what wa
 ``have_met`` (6 players + 12 city states, 18 entries where the spec says 16) is sticky state; the
 demographics fields rank the quantities they name; ``resources_owned`` is per city. The spec's quick
 start runs as written (``mapgen --format gamestate``, docs/terranova.md).
+
+Issue 24 brought the rules to the original's code where independent checks found them differing:
+the policy cost rounded to the nearest 5; policies, pantheons and the next research chosen the turn
+their reserve reaches them; a city growing on its stock and last turn's food, its new population
+working at once; the border cost from the tiles a city owns; luxuries counted once per city, so a
+deal can take the last; no growth penalty for unhappiness; every building's flat yields as the
+original's effect functions; tourism x 1.25 onto a trading rival and onto one following our
+religion. Where we still differ from the original's code, and why:
+
+* a city owning 5 or fewer tiles besides its centre pays 0 culture for its next tile: the
+  original's 6.87 x (owned - 5)^2.06 is NaN below 5, which no culture reaches (a bug);
+* peace sends each unit inside the other's borders to the free tile of its own territory nearest
+  its capital, not all of them onto the capital's tile, so one military and one civilian unit a
+  tile still holds (a unit finding no such tile stays where it is);
+* the first policy costs 15 (the formula's own value for no policy, as the original's comment
+  says) where the original's stored threshold starts at 0, an unset initial value;
+* the policy cost follows the live number of cities (Civ V) where the original recomputes it only
+  when a policy is adopted, so that the cost the observation shows is what the next policy costs;
+  Representation takes 33 % off the per-city increase (Civ V) where the original multiplies the
+  whole cost by 0.67, and the cost modifiers add up (Cristo Redentor -10 %) where the original
+  multiplies them;
+* Aristocracy gives 0.1 happiness per citizen where the original gives round(pop / 10) per city
+  (the same at every multiple of 10 citizens, without a per-policy special case);
+* science per kill comes from Military Caste, whose function adds it, and Military Caste's
+  courthouses give +2 happiness: the original's function then overwrites its culture record,
+  losing the courthouse bonus, and the Honor finisher's function rewrites the per-kill yields with
+  its own +1 science (both are overwrites, not rules);
+* Meritocracy applies its docstring's effect (Civ V's: +1 happiness a city, +15 % connection gold,
+  -5 % unhappiness from citizens): the original's function is empty, which would make it a dead
+  pick;
+* the holy city sends the holy city's pressure; the original gives it to the capital (the same
+  city unless the capital moves);
+* golden ages also come from happiness (Civ V), which the original leaves out (``great_people``).
 
 Simplifications kept from stage 1 (each a candidate for a later stage): cities do not shoot;
 borders are closed to players at peace, and a melee unit entering them declares war (peace is a

@@ -87,7 +87,7 @@ class TerraNovaEnv:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TerraNovaState(GameState):
-    """Terra Nova (Civilization V-style 4X, stage 1) for six players."""
+    """Terra Nova (Civilization V-style 4X, the original's rules: the package docstring) for six players."""
 
     name: ClassVar[str] = "terranova"
     rules_summary: ClassVar[str] = (
@@ -101,9 +101,11 @@ class TerraNovaState(GameState):
         "be carried out. What you leave out follows the default orders the view shows (the heuristic "
         "bot's); 'pass' (or {}) takes them all. JSON preferences work too, e.g. "
         '{"tech": ["pottery"], "units": {"0": {"category": "settle"}}}. '
-        "Score: 0.6 per city, citizen and owned tile, 1 per world wonder and per technology beyond the "
-        "first. The game ends at the turn cap or by a victory: science (every spaceship part built), "
-        "domination (every rival capital sacked), culture (tourism on each rival above its lifetime "
+        "Culture buys social policies, faith a pantheon and then a religion, caravans and deals trade "
+        "with rivals and city states. Score: 0.6 per city, citizen and owned tile, 1 per world wonder "
+        "and per technology beyond the first, 0.8 per social policy, 0.4 per religious tenet and 0.1 "
+        "per great work. The game ends at the turn cap or by a victory: science (every spaceship part "
+        "built), domination (every rival capital sacked), culture (tourism on each rival above its lifetime "
         "culture) or diplomatic (World Congress delegates plus allied city states >= 12 at a session)."
     )
     demo_params: ClassVar[dict[str, Any]] = {"turn_cap": 30}

@@ -29,11 +29,14 @@ def growth_threshold(pop: Array) -> Array:
     return xp.floor(raw * r["speed_factor"] + 1e-4)
 
 
-def border_cost(n: Array) -> Array:
-    """Culture for the ``n``-th tile a city claims beyond its first seven: 6.87 x n^2.06."""
+def border_cost(owned: Array) -> Array:
+    """Culture for a city's next tile when it owns ``owned`` tiles besides its centre, as the
+    original: 6.87 x (owned - 5)^2.06 (6 owned: 6.87; 5 owned: 0). Below 5 the original's power
+    is NaN, which no culture reaches, so such a city never grew; here it costs 0, as at 5."""
     r = load_tables().rules
-    xp = _xp(n)
-    return r["border_cost_scale"] * xp.asarray(n, dtype=xp.float32) ** r["border_cost_exponent"]
+    xp = _xp(owned)
+    n = xp.maximum(xp.asarray(owned, dtype=xp.float32) - r["border_cost_free_tiles"], 0.0)
+    return r["border_cost_scale"] * n ** r["border_cost_exponent"]
 
 
 def combat_damage(attacker: Array, defender: Array, ranged: Array) -> tuple[Array, Array]:
@@ -110,18 +113,19 @@ def policy_cost(
     n_policies: Array, n_cities: Array, cost_pct: Array = 0.0, per_city_pct: Array = 0.0
 ) -> Array:
     """Culture for the next policy after ``n_policies``: 5 x floor(1.25 p^2 - 0.25 p + 3.5) (15, 20, 40,
-    70, ...), + 10 % per city beyond the first (``per_city_pct`` % less of it: Representation -33)
-    and ``cost_pct`` % more (Cristo Redentor: -10), rounded down to a multiple of 5."""
+    70, ...), + 10 % per city beyond the first (``per_city_pct`` % less of it: Representation -33),
+    rounded to the nearest multiple of 5 (half to even, as the original's ``jnp.round``), then
+    ``cost_pct`` % more (Cristo Redentor: -10), unrounded as the original's cost multiplier."""
     r = load_tables().rules
     xp = _xp(n_policies)
     n = xp.asarray(n_policies, dtype=xp.float32)
     raw = r["policy_cost_quadratic"] * n**2 + r["policy_cost_linear"] * n + r["policy_cost_base"]
-    base = r["policy_cost_step"] * xp.floor(raw + 1e-4)
+    step = r["policy_cost_step"]
+    base = step * xp.floor(raw + 1e-4)
     cities = xp.maximum(xp.asarray(n_cities, dtype=xp.float32) - 1, 0)
     per_city = r["policy_cost_per_city"] * (1 + per_city_pct / 100.0)
-    scaled = base * (1 + per_city * cities) * (1 + cost_pct / 100.0)
-    step = r["policy_cost_step"]
-    return step * xp.floor(scaled / step + 1e-4)
+    scaled = base * (1 + per_city * cities)
+    return step * xp.round(scaled / step) * (1 + cost_pct / 100.0)
 
 
 def unhappiness(n_cities: Array, total_pop: Array) -> Array:

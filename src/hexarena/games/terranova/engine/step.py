@@ -1,13 +1,22 @@
-"""One player's turn in one game: trade, research, units, cities, empire, fog, score, victory, reset.
+"""One player's turn in one game: trade, units, cities, empire, choices, fog, score, victory, reset.
 
-The order inside a turn follows the original: trade deals (``trade``) -> religion (tenets, faith
-purchases, pressure) -> social policies -> technology choice -> units (scan over 30 slots; caravans:
-``trade_routes``) -> cities (yields, growth, borders, production) -> tourism, great people and
-golden ages (``great_people``) -> empire (gold, upkeep, science, happiness, culture and faith
-reserves, golden age) -> spies' tech-steal roll -> healing -> fog of war and contacts (``have_met``)
-for every player -> score-delta reward -> after the last player, the city states' turn
-(``citystates``) and a World Congress session every 30 rounds -> next player, round counter, turn
-cap and the four victories (``victory``) -> a finished game restarts from its own map.
+The order inside a turn: trade deals (``trade``) -> the free policy and free tech granted last turn
+-> units (scan over 30 slots; caravans: ``trade_routes``) -> cities (yields, growth, borders,
+production) -> tourism, great people and golden ages (``great_people``) -> empire (gold, upkeep,
+science and the tech it completes, happiness, culture and faith reserves, golden age) -> religion
+(tenets, faith purchases, pressure) -> social policies bought with culture -> the next research ->
+free units of this turn's wonders and policies -> spies' tech-steal roll -> healing -> fog of war
+and contacts (``have_met``) for every player -> score-delta reward -> after the last player, the
+city states' turn (``citystates``) and a World Congress session every 30 rounds -> next player,
+round counter, turn cap and the four victories (``victory``) -> a finished game restarts from its
+own map.
+
+The original adds the culture, faith and science of its cities to the reserves at the start of the
+next turn and then compares them with the thresholds, so a policy, a pantheon or the next research
+comes the turn the reserve reaches its threshold. Here the reserves grow in the empire phase, so the
+three choices come right after it: the same turn, with the same effects from the next city phase on.
+A free policy or tech granted in a turn (a wonder, a spy's theft) is taken at the start of the next,
+as in the original, where the grant comes after its policy and technology steps.
 """
 
 from __future__ import annotations
@@ -54,23 +63,28 @@ from hexarena.games.terranova.engine.world import (
 Actions = Any  # the spec's nested tuple for one game (see spaces.ACTION_SHAPES)
 
 
-def choose_research(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[GameState, jax.Array]:
+def choose_research(
+    state: GameState, p: jax.Array, scores: jax.Array, pick: bool = True, free: bool = True
+) -> tuple[GameState, jax.Array]:
     """An idle player starts its best legal tech (prerequisites known, not known yet); with a free
-    tech pending (Great Library, Oxford University) the best legal tech after that is learned at once,
-    one per turn. Returns the state and the executed ``(normal, free)`` pair."""
+    tech pending (Great Library, Oxford University, a spy's theft) the best legal tech after that is
+    learned at once, one per turn. ``pick`` / ``free`` (static) switch the two: the step takes the
+    free tech at the start of the turn and the next research after the empire phase. Returns the
+    state and the executed ``(normal, free)`` pair."""
     pl = state.players
     known = pl.techs[p]
     legal = ~known & jnp.all(~const(load_tables().tech_prereq) | known, axis=1)
-    pick = jnp.where(pl.researching[p] < 0, masked_argmax(scores, legal), -1)
-    researching = jnp.where(pick >= 0, pick, pl.researching[p])
+    chosen = jnp.where((pl.researching[p] < 0) & pick, masked_argmax(scores, legal), -1)
+    researching = jnp.where(chosen >= 0, chosen, pl.researching[p])
     n = legal.shape[0]
-    free = jnp.where(pl.free_techs[p] > 0, masked_argmax(scores, legal & (jnp.arange(n) != researching)), -1)
+    free_ok = (pl.free_techs[p] > 0) & free
+    free = jnp.where(free_ok, masked_argmax(scores, legal & (jnp.arange(n) != researching)), -1)
     players = pl._replace(
         researching=pl.researching.at[p].set(researching),
         techs=pl.techs.at[p].set(known | (jnp.arange(n) == free)),
         free_techs=pl.free_techs.at[p].add(-(free >= 0).astype(jnp.int32)),
     )
-    return state._replace(players=players), jnp.stack([pick, free]).astype(jnp.int32)
+    return state._replace(players=players), jnp.stack([chosen, free]).astype(jnp.int32)
 
 
 def road_gold(state: GameState, p: jax.Array) -> jax.Array:
@@ -238,19 +252,24 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     ) = actions
     p = state.player
     state, deals = trade.trade_phase(state, p, trade_scores)
-    state, tenet = religion_phase(state, p, tenet_scores)
     rows_before = civic_rows(state, p)
-    state, policy = adopt_policies(state, p, policy_scores)
-    state, tech = choose_research(state, p, tech_scores)
+    # free picks granted last turn (wonders, a spy's theft) come first, as in the original
+    state, free_policy = adopt_policies(state, p, policy_scores, buy=False)
+    state, free_tech = choose_research(state, p, tech_scores, pick=False)
     at_war_before = state.players.at_war
     state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
     # wars declared this turn end the deals and routes between the two (before any unit is built)
     state = trade_routes.clear_dead_routes(trade.after_wars(state, at_war_before))
     built_before = state.cities.buildings[p]
     state, worked, built, empire, grants = city_phase(state, p, citizen_scores, build_scores)
-    state = grant_free_units(state, p, built_before, rows_before)
     state, empire = great_people_phase(state, p, empire)
-    state = spy_phase(empire_phase(state, p, empire, grants), p)
+    state = empire_phase(state, p, empire, grants)
+    # the reserves hold this turn's faith, culture and science: choose with them (module docstring)
+    state, tenet = religion_phase(state, p, tenet_scores)
+    state, policy = adopt_policies(state, p, policy_scores, free=False)
+    state, tech = choose_research(state, p, tech_scores, free=False)
+    policy, tech = policy.at[1].set(free_policy[1]), tech.at[1].set(free_tech[1])
+    state = spy_phase(grant_free_units(state, p, built_before, rows_before), p)
     state = heal_cities(heal_units(state, p), p)
     state = update_fog(state)
     scores = player_scores(state)

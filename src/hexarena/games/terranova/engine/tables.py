@@ -252,6 +252,7 @@ class Tables:
     building_needs: np.ndarray  # (148, len(SITE_NEEDS)) bool: site conditions
     building_yields: np.ndarray  # (148, 8)
     building_per_pop: np.ndarray  # (148, 8)
+    building_per_religion: np.ndarray  # (148, 8) per religion with followers in the city (Gurdwara)
     building_percent: np.ndarray  # (148, 8)
     building_tile_bonus: np.ndarray  # (148, len(TILE_CLASSES), 7) yields added to worked tiles of a class
     building_city_mods: np.ndarray  # (148, len(MODIFIERS)) acting on the owning city
@@ -381,6 +382,7 @@ def _building_tables(
         "building_needs": zeros(slots, len(SITE_NEEDS), dtype=bool),
         "building_yields": zeros(slots, N_BUILDING_YIELDS),
         "building_per_pop": zeros(slots, N_BUILDING_YIELDS),
+        "building_per_religion": zeros(slots, N_BUILDING_YIELDS),
         "building_percent": zeros(slots, N_BUILDING_YIELDS),
         "building_tile_bonus": zeros(slots, len(classes), N_YIELDS),
         "building_city_mods": zeros(slots, len(MODIFIERS)),
@@ -428,6 +430,7 @@ def _building_tables(
             )
         out["building_yields"][i] = b["yields"]
         out["building_per_pop"][i] = b.get("per_pop", [0] * N_BUILDING_YIELDS)
+        out["building_per_religion"][i] = b.get("yields_per_religion", [0] * N_BUILDING_YIELDS)
         out["building_percent"][i] = b.get("percent", [0] * N_BUILDING_YIELDS)
         for effect in b.get("tile_yields", ()):
             for cls in effect["tiles"]:

@@ -107,8 +107,10 @@ def deal_resources(state: GameState, p: jax.Array) -> jax.Array:
 
 
 def resource_counts(state: GameState, p: jax.Array) -> jax.Array:
-    """(53,) int32: sources of each resource kind ``p`` has: its cities' and its deals'."""
-    return city_resources(state, p).sum(0) + deal_resources(state, p)
+    """(53,) int32: of each resource kind, how many of ``p``'s cities have a source, plus what its
+    deals bring or take, as the original counts them (two whales in one city count once, so giving
+    one whale away leaves none)."""
+    return (city_resources(state, p) > 0).sum(0) + deal_resources(state, p)
 
 
 def enter_cost(state: GameState, has_sailing: jax.Array) -> jax.Array:

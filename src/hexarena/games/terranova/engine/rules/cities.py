@@ -102,6 +102,8 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
         + route_city_yields(state, p)
     )
     per_pop = (built @ const(tb.building_per_pop) + pol.per_pop) * pop[:, None]
+    religions = (state.religion.followers[p] > 0).sum(-1).astype(jnp.float32)  # (10,)
+    flat = flat + (built @ const(tb.building_per_religion)) * religions[:, None]
     per_pop = per_pop.at[:, SCIENCE].add(tb.rules["science_per_pop"] * pop)
     percent = built @ const(tb.building_percent) + pol.percent
     percent = percent.at[:, CULTURE].add(empire_modifiers(state, p)[tb.modifier("culture_pct_all_cities")])
@@ -113,14 +115,13 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
 
 
 def grow(state: GameState, p: jax.Array, food_yield: jax.Array) -> GameState:
-    """Food: 2 per citizen eaten; a full stock adds a citizen, a stock below -2 loses one."""
+    """Food: 2 per citizen eaten; a full stock adds a citizen, a stock below -2 loses one. Unhappiness
+    does not slow growth (the original has no growth penalty, only -2 % production and gold)."""
     tb = load_tables()
     r = tb.rules
     c = state.cities
     pop = c.pop[p]
     surplus = food_yield - r["food_per_pop"] * pop
-    unhappy = state.players.happiness[p] < 0
-    surplus = jnp.where(unhappy & (surplus > 0), surplus * r["unhappy_growth_factor"], surplus)
     food = c.food[p] + surplus
     need = formulas.growth_threshold(pop)
     keep = (c.buildings[p] * const(tb.building_carryover)).sum(1)
@@ -206,11 +207,13 @@ def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
 
 
 def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -> GameState:
-    """Spend culture on the best unowned tile next to the city's border, if affordable (the cost
-    changed by ``pct`` %: Stonehenge, Tradition)."""
+    """Spend culture on the best unowned tile next to the city's border, if affordable: the cost
+    follows the tiles the city owns besides its centre (``formulas.border_cost``), changed by
+    ``pct`` % (Stonehenge, Tradition)."""
     c, t = state.cities, state.tiles
-    cost = formulas.border_cost(c.tiles_claimed[p, cs] + 1) * (1 + pct / 100.0)
     frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
+    owned = ((frame >= 0) & (gather(t.owner, frame, -1) == p) & (gather(t.owner_city, frame, -1) == cs)).sum()
+    cost = formulas.border_cost(owned - 1) * (1 + pct / 100.0)
     nb = neighbor_table()[jnp.maximum(frame, 0)]
     mine = (gather(t.owner, nb, -1) == p) & (gather(t.owner_city, nb, -1) == cs)
     free = (frame >= 0) & (gather(t.owner, frame, 0) < 0) & (gather(state.citystates.owner, frame, 1) == 0)
@@ -336,18 +339,22 @@ def production_phase(
 def city_phase(
     state: GameState, p: jax.Array, citizen_scores: jax.Array, build_scores: jax.Array
 ) -> tuple[GameState, jax.Array, jax.Array, jax.Array, jax.Array]:
-    """Yields, growth, borders and production for player ``p``.
+    """Growth, yields, borders and production for player ``p``.
+
+    As the original, a city grows or starves on its stock and last turn's food (``Cities.yields``),
+    then exactly its new population is placed: a citizen born this turn works at once, a city that
+    starved works one tile fewer, and the yields of those tiles are this turn's.
 
     Returns the state, executed worked tiles (10, 36), executed build choices (10,), the
     empire's yields this turn (8,) including gold from idle production, and the one-time grants
     of buildings completed this turn (GRANTS,).
     """
+    state = grow(state, p, state.cities.yields[p, :, FOOD])
     cy = city_yields(state, p, citizen_scores)
     c = state.cities
     state = state._replace(
         cities=c._replace(worked=c.worked.at[p].set(cy.worked), yields=c.yields.at[p].set(cy.yields))
     )
-    state = grow(state, p, cy.yields[:, FOOD])
     state, chosen, idle_gold, grants = production_phase(
         state, p, build_scores, cy.yields[:, PROD], cy.yields[:, CULTURE]
     )

@@ -28,8 +28,10 @@ cities, as the original plays it (its ``step_tourism`` then ``step_specialists_g
 * **Tourism** (after Acoustics): the cities' tourism yields (x 2 with the Internet), 0.2 per great
   work (raised by hotels, airports, tourist centres) plus the policies' per-work tourism, and a share
   of the culture of wonders (hotels, airports, tourist centres; Fine Arts +10 %); x 1.2 with the
-  Aesthetics finisher. It accumulates onto every met rival: ``Players.tourism[i, j]`` is player i's
-  tourism onto player j, which the culture victory compares with j's lifetime culture.
+  Aesthetics finisher. It accumulates onto every met rival, x 1.25 onto a rival that one of the
+  player's caravans trades with and x 1.25 onto one with a city following the player's religion
+  (``rival_factors``): ``Players.tourism[i, j]`` is player i's tourism onto player j, which the
+  culture victory compares with j's lifetime culture.
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ from hexarena.games.terranova.engine.effects import (
     empire_modifiers,
     golden_age_length,
 )
+from hexarena.games.terranova.engine.rules.beliefs import majority
 from hexarena.games.terranova.engine.rules.units import spawn_unit
-from hexarena.games.terranova.engine.state import MAX_UNITS, N_PLAYERS, GameState
+from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS, N_PLAYERS, GameState
 from hexarena.games.terranova.engine.tables import (
+    BUILDING_SLOTS,
     CULTURE,
     GOLD,
     GREAT_WORKS,
@@ -121,6 +125,18 @@ def rivals_met(state: GameState, p: jax.Array) -> jax.Array:
     return state.players.have_met[p, :N_PLAYERS] & (jnp.arange(N_PLAYERS) != p)
 
 
+def rival_factors(state: GameState, p: jax.Array) -> jax.Array:
+    """(6,) ``p``'s tourism factor onto each player, as the original's ``step_tourism``: x 1.25 when
+    one of ``p``'s caravans runs a route to that player, x 1.25 more when ``p``'s religion is the
+    majority in one of that player's cities."""
+    caravans = (state.units.kind[p] == load_tables().unit("caravan"))[:, None]
+    routed = (caravans & (state.trade.route_to_player[p][:, None] == jnp.arange(N_PLAYERS))).any(0)
+    top, has = jax.vmap(lambda q: majority(state, q))(jnp.arange(N_PLAYERS))  # (6, 10) each
+    converted = (state.cities.exists & has & (top == p)).any(1)
+    bonus = load_tables().rules["tourism_rival_bonus"]
+    return jnp.where(routed, bonus, 1.0) * jnp.where(converted, bonus, 1.0)
+
+
 def tourism_yield(state: GameState, p: jax.Array) -> jax.Array:
     """``p``'s tourism this turn (before the per-rival factors): the cities' tourism yields (x 2 with
     the Internet), 0.2 per great work (+ the city's great-work tourism %) plus the policies' tourism
@@ -159,8 +175,12 @@ def _place_works(works: jax.Array, slots: jax.Array, born: jax.Array) -> jax.Arr
 def spawn_free_units(state: GameState, p: jax.Array, counts: jax.Array) -> GameState:
     """Units given by a wonder or a policy (``counts`` (38,) per type) appear at the capital, or on a
     land tile next to it (not a rival's) when its tile holds a unit of the same class or a rival's
-    unit; a unit without room or beyond the 30-unit cap is lost, as in the original."""
+    unit; a unit without room or beyond the 30-unit cap is lost, as in the original, and so is a
+    settler beyond the city cap (cities, settlers and settlers being built: at most 10; the original
+    checks its free city slots too)."""
     c, lay = state.cities, state.layers
+    settler = load_tables().unit("settler")
+    queued = (jnp.where(c.exists[p], c.constructing[p], -1) - BUILDING_SLOTS + 1 == settler).sum()
     home = jnp.where(c.capital[p].any(), jnp.argmax(c.capital[p]), jnp.argmax(c.exists[p]))
     centre = c.pos[p, home]
     spots = jnp.concatenate([centre[None], neighbor_table()[jnp.maximum(centre, 0)]])
@@ -178,6 +198,7 @@ def spawn_free_units(state: GameState, p: jax.Array, counts: jax.Array) -> GameS
         ok = land & ~taken
         spot = spots[jnp.argmax(ok)]
         go = (counts[kind] > 0) & ok.any() & ((u.kind[p] > 0).sum() < MAX_UNITS)
+        go &= (kind != settler) | (c.exists[p].sum() + (u.kind[p] == settler).sum() + queued < MAX_CITIES)
         state, _ = spawn_unit(state, p, kind.astype(jnp.int8), spot, go)
         counts = counts.at[kind].add(-(counts[kind] > 0).astype(jnp.int32))
     return state
@@ -228,6 +249,7 @@ def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tup
     # Tourism (the original's step_tourism comes first).
     base = tourism_yield(state, p)
     onto = base * (1 + mods[tb.modifier("tourism_pct")] / 100.0) * rivals_met(state, p)
+    onto = onto * rival_factors(state, p)
     # Great person points and births.
     g, pl = state.great, state.players
     pending = pl.great_people[p, : len(SPECIALISTS)]

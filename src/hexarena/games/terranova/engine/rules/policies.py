@@ -2,7 +2,8 @@
 
 The endpoint is a masked preference over the 54 policies. A policy is legal when it is not adopted
 yet, every prerequisite inside its tree is, and its tree's era has been reached. When the culture
-reserves reach the cost, the best legal policy is adopted and its cost spent (the non-free pick);
+reserves (this turn's culture included: the endpoint runs after the empire phase, ``step``) reach
+the cost, the best legal policy is adopted and its cost spent (the non-free pick);
 when a free policy is pending (Oracle, Statue of Liberty, ...), the best legal policy after that is
 adopted for free, one per turn. The executed pair is ``(non-free, free)``, -1 where none.
 Adopting a policy (or finishing a tree) applies its one-time grants and free buildings; its lasting
@@ -49,16 +50,20 @@ def next_policy_cost(state: GameState, p: jax.Array) -> jax.Array:
     )
 
 
-def adopt_policies(state: GameState, p: jax.Array, scores: jax.Array) -> tuple[GameState, jax.Array]:
-    """The policy endpoint for player ``p``; returns the state and the executed ``(non-free, free)``."""
+def adopt_policies(
+    state: GameState, p: jax.Array, scores: jax.Array, buy: bool = True, free: bool = True
+) -> tuple[GameState, jax.Array]:
+    """The policy endpoint for player ``p``; returns the state and the executed ``(non-free, free)``.
+    ``buy`` / ``free`` (static) switch the two picks: the step takes the free one at the start of
+    the turn and the bought one after the empire phase, as the original's timing (``step``)."""
     pl = state.players
     cost = next_policy_cost(state, p)
     legal = policy_mask(state, p)
-    can_buy = (pl.culture[p] >= cost) & state.cities.exists[p].any()
+    can_buy = (pl.culture[p] >= cost) & state.cities.exists[p].any() & buy
     bought = jnp.where(can_buy, masked_argmax(scores, legal), -1)
     n = legal.shape[0]
     legal = legal & (jnp.arange(n) != bought)
-    free = jnp.where(pl.free_policies[p] > 0, masked_argmax(scores, legal), -1)
+    free = jnp.where((pl.free_policies[p] > 0) & free, masked_argmax(scores, legal), -1)
     adopted = (jnp.arange(n) == bought) | (jnp.arange(n) == free)
     before = civic_rows(state, p)
     players = pl._replace(
@@ -75,7 +80,7 @@ def _on_adoption(state: GameState, p: jax.Array, new_rows: jax.Array) -> GameSta
     """Grants of the policies and finishers that became active (rows 0/1; their free units come at
     the end of the turn, ``great_people.grant_free_units``), then the free buildings of every active
     row, so cities founded after the adoption get them too (the original grants them every turn;
-    here at the start of each of the owner's turns)."""
+    here in each of the owner's turns, after its empire phase)."""
     tb = load_tables()
     state = apply_grants(state, p, new_rows @ const(tb.policy_grants))
     c = state.cities

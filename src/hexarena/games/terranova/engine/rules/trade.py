@@ -18,7 +18,7 @@ Items (56): 0 none, 1 embassy, 2 gold per turn (5 gold each turn of the deal, on
 earning at least 5), 3 peace, 3 + r resource r. Effects: a resource counts as owned by the receiver
 and not by the giver (``cities.resources_owned``: luxury happiness, strategic prerequisites); an
 embassy lets the receiver see the giver's capital territory (``embassy_sight``); peace ends a war
-(both sides' units in the other's territory go home to their capital) and the player giving peace
+(both sides' units in the other's territory go home: ``_go_home``) and the player giving peace
 may not attack the receiver while the deal runs (``peace_protected``). A declaration of war cancels
 every deal between the two players and returns what was exchanged (``after_wars``).
 """
@@ -32,7 +32,17 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova.engine.state import MAX_UNITS, N_PLAYERS, GameState, Trade
 from hexarena.games.terranova.engine.tables import GOLD, load_tables
-from hexarena.games.terranova.engine.world import Occupancy, city_resources, gather, masked_argmax
+from hexarena.games.terranova.engine.world import (
+    IMPASSABLE,
+    Occupancy,
+    city_resources,
+    distance_from,
+    enter_cost,
+    gather,
+    is_military,
+    masked_argmax,
+    occupancy,
+)
 
 NONE, EMBASSY, GOLD_PER_TURN, PEACE, FIRST_RESOURCE = 0, 1, 2, 3, 4
 N_RESOURCES = 52
@@ -113,17 +123,33 @@ def expire_deals(state: GameState, p: jax.Array) -> GameState:
 
 
 def _send_home(state: GameState, a: jax.Array, b: jax.Array, go: jax.Array) -> GameState:
-    """Units of ``a`` inside ``b``'s borders, and of ``b`` inside ``a``'s, go to their capital."""
-    u, c, owner = state.units, state.cities, state.tiles.owner
+    """Units of ``a`` inside ``b``'s borders, and of ``b`` inside ``a``'s, go home."""
+    return _go_home(_go_home(state, a, b, go), b, a, go)
 
-    def home(p: jax.Array, q: jax.Array, pos: jax.Array) -> jax.Array:
-        cap = c.exists[p] & c.capital[p]
-        there = (u.kind[p] > 0) & (gather(owner, u.pos[p], -1) == q) & cap.any() & go
-        return jnp.where(there, c.pos[p, jnp.argmax(cap)], pos[p])
 
-    pos = u.pos.at[a].set(home(a, b, u.pos))
-    pos = pos.at[b].set(home(b, a, pos))
-    return state._replace(units=u._replace(pos=pos))
+def _go_home(state: GameState, p: jax.Array, q: jax.Array, go: jax.Array) -> GameState:
+    """Where ``go``: ``p``'s units inside ``q``'s borders leave them. The original teleports them
+    all onto the capital's tile; here, so that a tile still holds one military and one civilian
+    unit, each goes to the free tile of ``p``'s territory nearest the capital that it may stand on
+    (in slot order); a unit finding none stays where it is."""
+    tb = load_tables()
+    u, c, t = state.units, state.cities, state.tiles
+    cap = c.exists[p] & c.capital[p]
+    pos = u.pos[p]
+    there = (u.kind[p] > 0) & (gather(t.owner, pos, -1) == q) & cap.any() & go
+    occ = occupancy(state)
+    dist = distance_from(c.pos[p, jnp.argmax(cap)]).astype(jnp.float32)
+    stand = (t.owner == p) & (enter_cost(state, state.players.techs[p, tb.tech("sailing")]) < IMPASSABLE)
+    for ids in (occ.military, occ.civilian):
+        stand &= (ids < 0) | (ids // MAX_UNITS == p)  # no foreign unit there
+    military = is_military(u.kind[p])
+    for cls, taken in ((True, occ.military), (False, occ.civilian)):
+        free = stand & (taken < 0)
+        _, nearest = jax.lax.top_k(jnp.where(free, -dist, -jnp.inf), MAX_UNITS)
+        moving = there & (military == cls)
+        rank = jnp.cumsum(moving) - 1
+        pos = jnp.where(moving & (rank < free.sum()), nearest[jnp.clip(rank, 0, MAX_UNITS - 1)], pos)
+    return state._replace(units=u._replace(pos=u.pos.at[p].set(pos)))
 
 
 def settle_offers(
