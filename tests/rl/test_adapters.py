@@ -69,9 +69,12 @@ def test_gymnasium_env_passes_the_checker_and_plays_to_the_end():
 
 def test_gymnasium_illegal_action_ends_the_episode():
     env = HexarenaGymEnv("hex", size=3)
-    env.reset(seed=1)
-    _, reward, term, _, info = env.step(99)
-    assert term and reward == -1.0 and "out of range" in info["illegal_move"]
+    obs, _ = env.reset(seed=1)
+    taken = int(np.flatnonzero(~obs["action_mask"].astype(bool))[0])  # in the space, not legal now
+    _, reward, term, _, info = env.step(taken)
+    assert term and reward == -1.0 and info["illegal_move"]
+    with pytest.raises(ValueError, match="not in Discrete"):  # outside the space: refused (issue 28)
+        env.step(99)
 
 
 def test_outcome_rewards_rank_multi_player_games():

@@ -49,7 +49,9 @@ def test_leaderboard_page_links_every_match_to_its_replay(page, arena_dir):
         assert "win:" in done.text_content()
         done.locator("a.replay").click()
         page.wait_for_selector("body[data-ready='1']")
-        assert "/match/" in page.url and page.locator("#map .hex").count() == 16
+        assert (
+            "/match/" in page.url and page.locator("#map .hex").count() == 16 + 16
+        )  # 4 x 4 and its labelled frame
         page.keyboard.press("End")
         assert page.locator("#map .own.stone").count() > 0
     finally:
@@ -67,4 +69,4 @@ def test_exported_leaderboard_links_replay_files(page, arena_dir, tmp_path):
     assert href.startswith("matches/") and href.endswith("/replay.html")
     link.click()
     page.wait_for_selector("body[data-ready='1']")
-    assert page.locator("#map .hex").count() == 16
+    assert page.locator("#map .hex").count() == 16 + 16  # 4 x 4 and its labelled frame

@@ -99,6 +99,10 @@ def test_bad_orders_name_the_order(text, says):
     with pytest.raises(MoveParseError, match=re.escape(says)) as err:
         parse_orders(text)
     assert f"order {text!r}" in str(err.value)
+    if says == "not understood":  # no order at all: the whole text is no move (issue 27: no move from prose)
+        with pytest.raises(MoveParseError, match="a move is orders only"):
+            parse_orders(f"research pottery; {text}")
+        return
     # beside a readable order it is kept as refused, with the same reason (issue 26)
     (order, why), *_ = parse_orders(f"research pottery; {text}")["unread"]
     assert order == text and says in why

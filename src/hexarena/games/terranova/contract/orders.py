@@ -128,11 +128,17 @@ def _places(text: str, order: str) -> list[list[int]]:
     return [place(c, order) for c in chunks]
 
 
+class NotAnOrder(MoveParseError):
+    """A part of a text that starts with no order's word: prose, not an order with a mistake."""
+
+
 def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None) -> dict[str, Any]:
     """The sparse move (``"fill": "heuristic"``) of a text of orders; MoveParseError names a bad one
     (an unknown policy with the policies ``adoptable()`` now, when the caller can say). An order
     that cannot be read is kept with its reason under ``"unread"`` and reported as refused, as long
-    as another order of the text could be read; when none could, the text is no move at all."""
+    as another order of the text could be read; when none could, the text is no move at all. So is
+    a text with a part that is no order at all (prose, or the harness's own feedback echoed back
+    with its example orders): a move is read from orders only, never from prose around them."""
     move: dict[str, Any] = {"fill": FILL}
     orders = [o.strip() for o in re.split(r"[;\n]", text) if o.strip()]
     if not orders:
@@ -141,6 +147,8 @@ def parse_orders(text: str, adoptable: Callable[[], Sequence[str]] | None = None
     for order in orders:
         try:
             _read(order, move, adoptable)
+        except NotAnOrder as err:
+            raise MoveParseError(f"{err}; a move is orders only, with no other text") from None
         except MoveParseError as err:
             unread.append([order, str(err).removeprefix(f"order {quote_reply(order)}: ")])
     if unread and len(unread) == len(orders):
@@ -192,7 +200,7 @@ def _read(order: str, move: dict[str, Any], adoptable: Callable[[], Sequence[str
         slot = _slot(words[1], MAX_UNITS, "the unit", order)
         move.setdefault("units", {})[slot] = _unit_order(words[2:], order)
     else:
-        raise MoveParseError(
+        raise NotAnOrder(
             f"order {quote_reply(order)} not understood: orders start with research, policy, tenet, "
             "offer, accept, deny, city N or unit N "
             "(e.g. 'research writing; city 0 build granary; unit 3 move 12,40')"
