@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hexarena.cli import app
-from tests.helpers.chat_server import ChatServer, chat_answer
+from tests.helpers.chat_server import ChatServer, tool_answer
 from tests.terranova.contract.test_text_player import orders_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def _model(body: dict) -> tuple[int, dict]:
     assert listed and not any("{" in text for _n, text in listed), listed[:3]
     choices = [n for n, text in listed if text != "pass"] or [listed[0][0]]
     pick = choices[len(prompt) % len(choices)]
-    return chat_answer(f"I pick one.\nMOVE: #{pick}")
+    return tool_answer(json.dumps({"move": f"#{pick}"}))  # the default reply mode: a make_move call
 
 
 def _model_game(tmp_path: Path, rounds: int) -> tuple[Path, list[dict]]:

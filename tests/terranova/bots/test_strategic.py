@@ -62,13 +62,14 @@ def test_it_never_queues_a_building_it_cannot_afford_to_keep(obs):
     city = int(mine[0])
     yields = np.array(obs["player_cities"]["yields"], dtype=float)
     upkeep = np.array(obs["player_cities"]["bldg_maintenance"], dtype=float)
-    # rich: 20 gold a turn and 500 in the bank; the courthouse (no yield, 4 upkeep) still never
+    # rich: 20 gold a turn and 500 in the bank; a stable (nothing for a science plan) still never
+    # (the courthouse gives 2 happiness since issue 24, as the original: no longer a dead weight)
     yields[city, 2], upkeep[:] = 20.0, 0.0
     rich = {**_cities(obs, yields=yields, bldg_maintenance=upkeep), "treasury": np.float32(500)}
     weights = economy.yield_weights(rich, 0, strategy.PLAN_WEIGHTS["science"])
     legal = np.ones(BUILDING_SLOTS, bool)
     ranked = economy.ranked_buildings(rich, 0, city, weights, strategy.plan_items("science"), legal)
-    assert ranked and "courthouse" not in ranked and "stable" not in ranked
+    assert ranked and "stable" not in ranked
     assert "library" in ranked and "colosseum" in ranked
     # a deficit: only buildings that pay their upkeep back in gold or happiness, or cost none
     yields[city, 2], upkeep[city] = 0.0, 6.0
@@ -94,7 +95,7 @@ def test_it_never_queues_a_building_it_cannot_afford_to_keep(obs):
             "elsewhere": np.zeros(BUILDING_SLOTS, bool),
         },
     )
-    assert "courthouse" not in builds and builds[-1] == "warrior"  # an idle city trains, never a dud
+    assert "stable" not in builds and builds[-1] == "warrior"  # an idle city trains, never a dud
 
 
 def test_it_replaces_obsolete_units_with_the_best_of_its_era(obs):

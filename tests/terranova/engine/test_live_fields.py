@@ -31,13 +31,15 @@ ROUNDS, PROBE_EVERY = 150, 5  # a probe period coprime to 6 visits every seat
 # rule changes random play on this map no longer builds an aqueduct or a free-policy wonder, nor
 # takes a pantheon with tile yields, within 150 rounds: the last three (test_buildings sees Oracle's
 # free policy, test_religion a pantheon's tile yields; growth_carryover has no other test yet).
-NOT_REACHED_BY_RANDOM_PLAY = {
+CONSTRUCTED_LIVE = {  # test_stage3_gaps steps a constructed state once and sees each change
     "['citystate_info']['relationships']",
     "['culture_info']['cs_resting_influence']",
     "['culture_info']['honor_finisher_yields_per_kill']",
     "['great_works']",
     "['has_sacked']",
     "['player_cities']['specialist_slots']",
+}
+NOT_REACHED_BY_RANDOM_PLAY = CONSTRUCTED_LIVE | {
     "['free_policies']",
     "['player_cities']['growth_carryover']",
     "['player_cities']['religion_info']['additional_yield_map']",

@@ -83,7 +83,8 @@ def diplomatic(s, player: int = 5, allies: int = 12, turn: int = 29, press: bool
 SCENES = {
     "science": (science, 2),
     "domination": (domination, 1),
-    "culture": (culture, 4),
+    # a margin above one turn's culture: the mover's lifetime culture grows in the turn played
+    "culture": (lambda s: culture(s, margin=25.0), 4),
     "diplomatic": (diplomatic, 5),
 }
 

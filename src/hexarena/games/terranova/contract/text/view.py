@@ -238,7 +238,9 @@ class TextView:
             if (have & (tb.policy_tree == t)).any()
         ]
         lines.append(f"Adopted ({int(have.sum())}): {'; '.join(trees) or 'none yet'}.")
-        lines += self.adoptable(full=stored >= cost or free > 0)
+        # a policy is adopted the turn this turn's culture brings the reserve to the cost (as the
+        # original): the choice is made now, so the list is full from that turn on
+        lines += self.adoptable(full=stored + per_turn >= cost or free > 0)
         eras, top = era_names(), int(o["era"])
         closed = [
             f"{tree} ({era} era)"
