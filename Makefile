@@ -22,7 +22,7 @@ demo: $(STAMP)
 	$(BIN)/hexarena arena examples/demo-arena.yaml --out runs/demo/arena
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" --durations=25
 
 test-all: $(STAMP)
 	$(BIN)/python -m pytest

@@ -175,7 +175,11 @@ def test_scalar_play_seed_keeps_rules_and_observation():
     assert observe(g)["action_mask"].tolist() == legal_mask(g)
 
 
-@pytest.mark.parametrize("n_players", [2, 3, 4])
+# 4 players in make test; 2 and 3 (the same code at other shapes, a minute of compilation each on
+# two cores) in make test-all
+@pytest.mark.parametrize(
+    "n_players", [pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow), 4]
+)
 def test_jax_backend_equals_scalar(n_players):
     """Same settings for every case but the player count (few compiled shapes; 3 players see
     everything); the bot wins some games, the eager player plays specials, the turn cap forces

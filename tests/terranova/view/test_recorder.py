@@ -43,6 +43,8 @@ def test_record_and_read_back(tmp_path):
     assert select_game(batched).turn == 0
 
 
+@pytest.mark.slow  # compiles build_simulator again; GameStateRecorder's API is tested below, the
+# simulator's quick start by test_quickstart
 def test_spec_recorder_snippet_runs_as_written(tmp_path):
     """The spec's GameStateRecorder loop, over the batched simulator, read back by the viewer."""
     from hexarena.games.terranova.engine.simulator import build_simulator
