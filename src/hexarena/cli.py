@@ -427,7 +427,7 @@ def demo(
     for name in list_games():
         cls = game_class(name)
         roles = cls.new(seed=seed, **cls.demo_params).all_roles()
-        bot = next(iter(sorted(cls.bots)), "random")
+        bot = "heuristic" if "heuristic" in cls.bots else next(iter(sorted(cls.bots)), "random")
         kinds = [bot] + ["random"] * (len(roles) - 1)
         console.rule(f"{name}: {', '.join(kinds)}")
         config, raw = _match_config(name, ",".join(kinds), seed, out / name, [], None)

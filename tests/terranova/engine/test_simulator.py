@@ -22,16 +22,19 @@ def sim():
     return one_game_simulator(seed=0)
 
 
+_random_actions = jax.jit(random_actions, static_argnums=1)  # one dispatch, not one per endpoint
+
+
 def _run(sim, steps: int, seed: int, check: bool = False):
     step, games, tracker, metrics, ids, obs, _mesh, _sh = sim
     key = jax.random.PRNGKey(seed)
     lead = games.turn.shape
     history = []
+    before = host(games) if check else None
     for _ in range(steps):
         key, k = jax.random.split(key)
-        before = host(games)
         games, tracker, metrics, ids, obs, rew, _done, ex = step(
-            games, random_actions(k, lead), tracker, metrics, ids
+            games, _random_actions(k, lead), tracker, metrics, ids
         )
         if check:
             after = host(games)
@@ -40,6 +43,7 @@ def _run(sim, steps: int, seed: int, check: bool = False):
                 check_invariants(after, host(obs))
             vis_before, vis_after = before.tiles.visibility, after.tiles.visibility
             assert ((vis_before == 0) | (vis_after > 0)).all(), "fog forgot a seen tile"
+            before = after
         history.append((host(ex), float(np.asarray(rew)[0, 0])))
     return games, metrics, history
 
