@@ -252,6 +252,24 @@ def _user_games(ks: list[int], path: str, opponent: str, seed: int) -> list[floa
     return out
 
 
+def draw_curve(path: Path, c: dict[str, list], plot_curve: Any) -> None:
+    """The run's curve: training games' mean return, held-out win rates (``plot_curve`` of
+    :mod:`.train`)."""
+    plot_curve(
+        path,
+        c["env_steps"],
+        c["mean_return"],
+        c["win_rate"],
+        f"ES, move-ranking policy, Small World ({PLAYERS} players). Left: training games' return "
+        "(win + coin margin / 100), population mean.\nRight: held-out games of the current weights "
+        "(seeds never trained on)",
+        {
+            "vs the heuristic bot": c["win_rate_vs_heuristic"],
+            "training games (population; heuristic + league)": c["train_win_rate_vs_heuristic"],
+        },
+    )
+
+
 def train_smallworld_es(args: argparse.Namespace, plot_curve: Any) -> dict[str, Any]:
     """``python -m hexarena.rl.train smallworld``: ES, then the evaluation on fresh seeds."""
     out = Path(args.out) / "smallworld"
@@ -266,18 +284,7 @@ def train_smallworld_es(args: argparse.Namespace, plot_curve: Any) -> dict[str, 
     policy = out / "policy.json"
     vs_random = user_path_win_rate(policy, "random", args.eval_games, TEST_RANDOM, args.jobs)
     vs_heuristic = user_path_win_rate(policy, "heuristic", args.heuristic_games, TEST_HEURISTIC, args.jobs)
-    c = run["curve"]
-    plot_curve(
-        out / "curve.png",
-        c["env_steps"],
-        c["mean_return"],
-        c["win_rate"],
-        f"ES, move-ranking policy, Small World ({PLAYERS} players): held-out games of the mean weights",
-        {
-            "vs the heuristic bot": c["win_rate_vs_heuristic"],
-            "training games (population; heuristic + league)": c["train_win_rate_vs_heuristic"],
-        },
-    )
+    draw_curve(out / "curve.png", run["curve"], plot_curve)
     return {
         "game": "smallworld",
         "algorithm": "OpenAI-style ES (antithetic, centred ranks, Adam) on a linear move-ranking policy "
@@ -328,5 +335,5 @@ def train_smallworld_es(args: argparse.Namespace, plot_curve: Any) -> dict[str, 
         "(arrays and masks), and through the engine loop the trainer uses (observation dicts); the "
         "trainer runs jobs processes",
         "weights": policy.name,
-        "curve": c,
+        "curve": run["curve"],
     }
