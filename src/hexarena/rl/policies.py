@@ -2,7 +2,9 @@
 
 * ``.npz``: a City of Gold PPO policy of :mod:`.jax_ppo` (reads :mod:`.cog_features`);
 * ``.zip``: a MaskablePPO model of sb3-contrib over the game's ``observation_array`` and action
-  mask (the ``train`` extra must be installed to load it).
+  mask (the ``train`` extra must be installed to load it);
+* ``.json``: a Small World move-ranking policy of :mod:`.sw_es` (weights over
+  :mod:`.sw_features`' move features, read from the role's own observation).
 
 A policy player takes the most probable legal action (``greedy``) or samples it.
 """
@@ -53,7 +55,12 @@ def _load(path: Path) -> Any:
         return _jax_policy(path)
     if path.suffix == ".zip":
         return _sb3_policy(path)
-    raise ConfigError(f"policy {str(path)!r}: expected a .npz (JAX PPO) or .zip (MaskablePPO) file")
+    if path.suffix == ".json":
+        return _ranking_policy(path)
+    raise ConfigError(
+        f"policy {str(path)!r}: expected a .npz (JAX PPO), .zip (MaskablePPO) "
+        "or .json (Small World move-ranking) file"
+    )
 
 
 def _mask_of(view: GameState) -> np.ndarray:
@@ -95,6 +102,31 @@ def _sb3_policy(path: Path) -> Any:
         obs = {"observation": np.asarray(view.observation_array(role)), "action_mask": mask.astype(np.int8)}
         action, _ = model.predict(obs, action_masks=mask, deterministic=greedy)
         return int(action)
+
+    return act
+
+
+def _ranking_policy(path: Path) -> Any:
+    from hexarena.core.frozen import thaw
+    from hexarena.games.smallworld.adapter import SmallWorldView
+    from hexarena.rl.sw_features import RankingPolicy
+
+    try:
+        policy = RankingPolicy.load(path)
+    except (ValueError, KeyError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+        raise ConfigError(f"policy {str(path)!r}: {exc}") from exc
+
+    def act(view: GameState, role: str, greedy: bool, rng: np.random.Generator) -> int:
+        if view.name != "smallworld":
+            raise ConfigError(f"{path.name} is a Small World policy; this game is {view.name}")
+        env = view.environment
+        obs = (
+            thaw(env.observation)
+            if isinstance(env, SmallWorldView)
+            else env.observation(view.all_roles().index(role))
+        )
+        move = policy.choose(obs, None if greedy else rng)
+        return view.move_to_action(move)
 
     return act
 

@@ -1,7 +1,8 @@
 """Train the baselines and write their curves, results and policies (``make train``).
 
 ``python -m hexarena.rl.train cityofgold --minutes 15 --out docs/rl``: PPO in JAX (:mod:`.jax_ppo`).
-``python -m hexarena.rl.train smallworld --steps 100000 --out docs/rl``: MaskablePPO
+``python -m hexarena.rl.train smallworld --minutes 60 --jobs 2 --out docs/rl``: evolution strategies
+on a move-ranking policy (:mod:`.sw_es`); ``--learner ppo --steps 100000``: MaskablePPO
 (:mod:`.sb3_train`, needs the ``train`` extra).
 Each writes ``OUT/<game>/curve.png``, ``results.json`` and the policy (``policy.npz`` /
 ``policy.zip``), loadable as a player with ``--players policy:PATH``.
@@ -52,8 +53,8 @@ def plot_curve(
     plt.close(fig)
 
 
-def write_results(out: Path, results: dict[str, Any]) -> None:
-    results["command"] = "python -m hexarena.rl.train " + shlex.join(sys.argv[1:])
+def write_results(out: Path, results: dict[str, Any], argv: list[str] | None = None) -> None:
+    results["command"] = "python -m hexarena.rl.train " + shlex.join(sys.argv[1:] if argv is None else argv)
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
 
 
@@ -212,6 +213,23 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--heuristic-games", type=int, default=200)
     p.add_argument("--jobs", type=int, default=1, help="processes for the games against the heuristic")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="a PPOConfig field")
+    sw = p.add_argument_group("Small World")
+    sw.add_argument(
+        "--learner", choices=["es", "ppo"], default="es", help="ES move-ranking policy or MaskablePPO"
+    )
+    sw.add_argument("--generations", type=int, default=0, help="ES generations (0: until --minutes)")
+    sw.add_argument("--pairs", type=int, default=8, help="ES antithetic pairs per generation")
+    sw.add_argument("--sigma", type=float, default=0.5, help="ES perturbation scale")
+    sw.add_argument("--lr", type=float, default=0.1, help="ES Adam step size")
+    sw.add_argument("--decay", type=float, default=0.005, help="ES weight decay")
+    sw.add_argument("--seeds-per-gen", type=int, default=4, help="ES game seeds per generation (x 2 seats)")
+    sw.add_argument("--snapshot-every", type=int, default=10, help="ES generations between league snapshots")
+    sw.add_argument("--league", type=int, default=8, help="ES past weights kept")
+    sw.add_argument("--eval-every", type=int, default=10, help="ES generations between held-out games")
+    sw.add_argument(
+        "--valid-games", type=int, default=40, help="ES held-out games vs the heuristic per point"
+    )
+    sw.add_argument("--anchor-seconds", type=float, default=5.0, help="seconds of each bare random-play rate")
     args = p.parse_args(argv)
     if args.game == "plot":
         plot_results(Path(args.out) / "cityofgold")
@@ -219,10 +237,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.game == "cityofgold":
         results = train_cityofgold(args)
     else:
-        from hexarena.rl.sb3_train import train_smallworld
+        if args.learner == "es":
+            from hexarena.rl.sw_es import train_smallworld_es
 
-        results = train_smallworld(args, plot_curve)
-    write_results(Path(args.out) / args.game, results)
+            results = train_smallworld_es(args, plot_curve)
+        else:
+            from hexarena.rl.sb3_train import train_smallworld
+
+            results = train_smallworld(args, plot_curve)
+    write_results(Path(args.out) / args.game, results, argv)
     print(json.dumps({k: v for k, v in results.items() if k != "curve"}, indent=2))
     if args.game == "cityofgold":
         try:
