@@ -264,3 +264,60 @@ def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_no
     assert marching["0"] == {"categories": ["combat", "move"], "targets": [border]}
     peaceful = military.unit_orders(view, 0, False, opts, rng)
     assert "combat" not in peaceful.get("0", {}).get("categories", [])
+
+
+def _march_view(obs: dict, at: list[tuple[int, int]]) -> tuple[dict, dict, int]:
+    """Player 3's capital at (5, 5); ``me``'s swordsmen at ``at`` (first slots), each able to
+    strike the capital; one more swordsman garrisons ``me``'s first city."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    capital = 5 * 66 + 5
+    kinds = np.zeros((6, 30), int)
+    rowcol = np.full((6, 30, 2), -1)
+    for slot, rc in enumerate(at):
+        kinds[0, slot], rowcol[0, slot] = tb.unit("swordsman"), rc
+    home = len(at)
+    kinds[0, home] = tb.unit("swordsman")
+    rowcol[0, home] = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    war = np.zeros((6, 6), int)
+    war[0, 3] = war[3, 0] = 1
+    view = {
+        **_cities(obs, city_ids=ids, city_rowcols=rowcols),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "at_war": war,
+        "has_sacked": np.zeros((6, 6), int),
+    }
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    opts["attack"][: len(at), capital] = True
+    return view, opts, capital
+
+
+def test_it_takes_a_capital_with_an_assembled_army_and_waits_for_one_otherwise(obs):
+    around = [(4, 5), (4, 6), (5, 4), (5, 6), (6, 5)]
+    view, opts, capital = _march_view(obs, around)
+    orders = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
+    for slot in range(len(around)):  # five next to it: every one strikes the capital
+        assert orders[str(slot)]["targets"][0] == capital
+    view, opts, capital = _march_view(obs, around[:2])  # two alone: they wait for the others
+    orders = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
+    assert "0" not in orders and "1" not in orders
+
+
+def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("warrior", "swordsman", "catapult", "worker")]] = True
+    assert military.best_unit(legal) == "swordsman" and military.best_unit(legal, siege=True) == "catapult"
+    kinds = np.zeros(30, int)
+    kinds[0] = tb.unit("catapult")
+    assert not military.obsolete(kinds, np.zeros(tb.n_techs, int), "swordsman")[0]  # weak, yet no dud
+    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200)}
+    no_land = np.full(N_TILES, -np.inf)
+    poor = planner.needs({**view, "treasury": np.float32(0)}, 0, "domination", "swordsman", no_land, legal)
+    rich = planner.needs({**view, "treasury": np.float32(3000)}, 0, "domination", "swordsman", no_land, legal)
+    assert economy.spendable({**view, "treasury": np.float32(3000)}, 0) > economy.net_gold(view, 0) + 20
+    army = ("swordsman", "catapult")
+    assert sum(n in army for n in rich) > sum(n in army for n in poor) + 3
+    assert "catapult" in rich and rich.count("swordsman") > rich.count("catapult")

@@ -25,6 +25,7 @@ THIN_TREASURY = 60.0  # below this, or with a deficit, gold counts for more
 RICH_TREASURY = 500.0  # above this, with a surplus, gold counts for less (no endpoint spends it)
 WONDER_VALUE = 2.0  # a world wonder's score (10 points) and what it denies the others
 MIN_VALUE = 0.25  # a building must be worth this much per turn beyond its upkeep
+SPEND_ROUNDS = 30  # the treasury is spent over the rounds left, but at least over this many
 GROWN_POP = 3  # a building per citizen is valued at least at this size (it stands for 300 rounds)
 
 
@@ -36,6 +37,15 @@ def net_gold(obs: dict[str, Any], me: int) -> float:
     upkeep = float(np.asarray(pc["bldg_maintenance"])[: len(mine)][mine].sum())
     units = int((np.asarray(obs["units"]["unit_type"])[me] > 0).sum())
     return income - upkeep - float(formulas.unit_upkeep(units, int(obs["current_turn"])))
+
+
+def spendable(obs: dict[str, Any], me: int) -> float:
+    """Gold a turn the bot may spend on upkeep: its net gold plus its treasury beyond
+    ``THIN_TREASURY`` spread over the rounds left to the cap (at least :data:`SPEND_ROUNDS`). No
+    endpoint buys anything, so gold left in the treasury at the cap is gold wasted."""
+    rounds = max(int(load_tables().rules["turn_cap"]) - int(obs["current_turn"]), SPEND_ROUNDS)
+    reserve = max(float(np.asarray(obs["treasury"])) - THIN_TREASURY, 0.0)
+    return net_gold(obs, me) + reserve / rounds
 
 
 def yield_weights(obs: dict[str, Any], me: int, plan_weights: np.ndarray) -> np.ndarray:

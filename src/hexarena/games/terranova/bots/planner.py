@@ -127,10 +127,18 @@ def city_builds(
     return [n for n in order if legal[names.index(n)]] or order
 
 
-def needs(obs: dict[str, Any], me: int, plan: str, unit: str | None, sites: np.ndarray) -> list[str]:
+def needs(
+    obs: dict[str, Any],
+    me: int,
+    plan: str,
+    unit: str | None,
+    sites: np.ndarray,
+    legal: np.ndarray | None = None,
+) -> list[str]:
     """The units the empire should start now, most urgent first: a first defender, a settler
-    while there is land, the army's missing modern units, workers (one per two cities), caravans
-    for free route slots."""
+    while there is land, the army's missing modern units (for a conquest, one in
+    :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers (one per two
+    cities), caravans for free route slots."""
     tb = load_tables()
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     mine = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
@@ -138,7 +146,7 @@ def needs(obs: dict[str, Any], me: int, plan: str, unit: str | None, sites: np.n
     training = constructing[constructing >= BUILDING_SLOTS] - BUILDING_SLOTS + 1
     old = military.obsolete(kinds, obs["technologies"], unit)
     modern = int(((military.power(kinds) > 0) & ~old).sum()) + int((military.power(training) > 0).sum())
-    gold = economy.net_gold(obs, me)
+    gold = economy.spendable(obs, me)
     out: list[str] = []
     if unit and modern == 0:
         out.append(unit)
@@ -147,7 +155,9 @@ def needs(obs: dict[str, Any], me: int, plan: str, unit: str | None, sites: np.n
     if unit and int((kinds > 0).sum()) < MAX_UNITS - 2:
         war = bool(np.asarray(obs["at_war"])[me].any())
         target = military.army_target(int(mine.sum()), plan, gold, war)
-        out += [unit] * max(target - max(modern, len(out) > 0), 0)
+        missing = max(target - max(modern, len(out) > 0), 0)
+        siege = military.best_unit(legal, siege=True) if plan == "domination" and legal is not None else None
+        out += [siege if siege and i % military.SIEGE_SHARE == 1 else unit for i in range(missing)]
     workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
     if wants_caravan(obs, me) and not (training == tb.unit("caravan")).any():
@@ -201,7 +211,7 @@ def plan_move(
         "legal_any": legal_any,
     }
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
-    wanted = needs(obs, me, plan, unit, sites)
+    wanted = needs(obs, me, plan, unit, sites, legal_any)
     first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital)
     build = {}
     production = np.asarray(pc["yields"])[:, 1]
