@@ -82,6 +82,7 @@ class Game:
     sacked: list[int] = field(default_factory=list)  # rival capitals each player sacked
     research: list[int] = field(default_factory=list)  # science each player spent on known techs
     tourism: list[float] = field(default_factory=list)  # min over rivals of tourism / their culture
+    culture: list[float] = field(default_factory=list)  # each player's lifetime culture
     votes: list[int] = field(default_factory=list)  # delegates + allied city states
     plans: list[str] = field(default_factory=list)  # each strategic seat's plan at the end
 
@@ -161,8 +162,9 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
         peaces=peaces,
         sacked=[int(x) for x in np.asarray(s.players.has_sacked).sum(1)],
         research=[int(x) for x in techs @ load_tables().tech_cost],
-        tourism=[round(float(x), 3) for x in tourism.min(1)],
+        tourism=[float(f"{x:.2e}") for x in tourism.min(1)],
         votes=[int(x) for x in np.asarray(diplomatic_votes(s))],
+        culture=[round(float(x)) for x in np.asarray(s.players.culture_total)],
         plans=[getattr(p, "plan", None) or "-" for p in seats],
     )
 
@@ -176,7 +178,8 @@ def _line(mode: str, g: Game, seats: list[int]) -> str:
         f"eras {g.eras}; cities {g.cities}; units by era {dict(sorted(g.units_by_era.items()))}; "
         f"treasury {treasury} happiness {happiness} (median of seats {seats}); "
         f"wars {g.wars} peaces {g.peaces}; capitals sacked {g.sacked}; science on techs "
-        f"{g.research} (best a turn {g.science}); tourism/culture {g.tourism}; votes {g.votes}; "
+        f"{g.research} (best a turn {g.science}); tourism/culture {g.tourism} "
+        f"(lifetime culture {g.culture}); votes {g.votes}; "
         f"plans {g.plans}; {g.wall_s:.0f} s, {g.move_ms:.1f} ms a move"
     )
 

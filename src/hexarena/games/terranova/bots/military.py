@@ -31,6 +31,7 @@ OBSOLETE_FRACTION = 0.6
 SIEGE_SHARE = 3  # one siege unit in three of a conquest's army
 UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 300)
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
+CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
 EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then
 TOP = 12
 
@@ -104,18 +105,18 @@ def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | 
     return best
 
 
-def _owners(obs: dict[str, Any], me: int) -> np.ndarray:
-    """(H,) the rival player whose unit or city stands on each tile as seen (-1 none)."""
-    owner = np.full(N_TILES, -1)
+def _owners(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
+    """(H,) the rival player whose unit stands on each tile as seen, and (H,) whose city (-1 none)."""
+    units_at, cities_at = np.full(N_TILES, -1), np.full(N_TILES, -1)
     units, pc = obs["units"], obs["player_cities"]
     kinds, where = np.asarray(units["unit_type"]), _tiles(np.asarray(units["unit_rowcol"]))
     ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
     for q in range(len(kinds)):
         if q == me:
             continue
-        tiles = np.concatenate([where[q][kinds[q] > 0], _tiles(rowcols[q][ids[q] > 0])])
-        owner[tiles[(tiles >= 0) & (tiles < N_TILES)]] = q
-    return owner
+        for out, tiles in ((units_at, where[q][kinds[q] > 0]), (cities_at, _tiles(rowcols[q][ids[q] > 0]))):
+            out[tiles[(tiles >= 0) & (tiles < N_TILES)]] = q
+    return units_at, cities_at
 
 
 def _first(mask: np.ndarray) -> list[int]:
@@ -142,19 +143,21 @@ def unit_orders(
     ids = np.asarray(pc["city_ids"])[me]
     cities = _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])
     at_war = np.asarray(obs["at_war"])[me] > 0
-    owner = _owners(obs, me)
+    units_at, cities_at = _owners(obs, me)
     target = rival_capital(obs, me, int(cities[0]) if len(cities) else int(where[military[0]]))
     hostile = np.zeros(len(at_war), bool)
     hostile[:] = at_war
     if march and target is not None:
         hostile[target[0]] = True
-    enemy = np.isin(owner, np.flatnonzero(hostile))  # hostile units and cities
+    foes = np.isin(units_at, np.flatnonzero(hostile))  # hostile units
+    enemy = foes | np.isin(cities_at, np.flatnonzero(hostile))  # and their cities
     enemy_tiles = enemy.copy()
     capital = np.zeros(N_TILES, bool)
     if march and target is not None:  # crossing its closed border is how the war starts
         territory = np.asarray(pc["ownership_map"])[target[0]].reshape(-1, N_TILES).max(0) >= 2
         enemy_tiles |= territory
         capital[target[1]] = True
+        enemy_tiles &= ~(enemy & ~foes & ~capital)  # no blow at another city: it heals, units die
     orders: dict[str, Any] = {}
     free = list(military)
     # garrisons: the unit nearest each city without one holds it
@@ -187,7 +190,7 @@ def unit_orders(
             orders[str(slot)] = {"categories": ["combat", "move"], "targets": first[:TOP]}
             continue
         d = distance_np(all_tiles, pos)
-        seen_enemy = np.flatnonzero(enemy & ~capital & (d <= 6))
+        seen_enemy = np.flatnonzero(foes & (d <= (CHASE_MARCHING if march else CHASE)))
         if len(seen_enemy):
             goal = int(seen_enemy[np.argmin(d[seen_enemy])])
         elif march and target is not None:

@@ -231,7 +231,9 @@ def plan_move(
     weights = HOLD_WORK_WEIGHTS if unhappy else POOR_WORK_WEIGHTS if poor else None
     food = other_food(obs, me) if unhappy else np.zeros(MAX_CITIES)  # held: no surplus
     work = {
-        str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c])
+        str(c): work_ranking(
+            obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c], hold=unhappy
+        )
         for c in mine
     }
     modern = int(((military.power(kinds) > 0) & ~military.obsolete(kinds, obs["technologies"], unit)).sum())
