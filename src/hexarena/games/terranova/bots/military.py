@@ -205,6 +205,7 @@ def unit_orders(
             goal = int(frontier[np.argmin(d[frontier] + rng.random(len(frontier)))])
         else:
             continue  # a reserve: stays where it stands (inside its borders)
-        cats = ["combat", "move"] if hostile.any() else ["move"]
-        orders[str(slot)] = {"categories": cats, "targets": _toward(pos, goal, reach)}
+        # a move only: with combat ranked first the engine would strike the best-scored attack
+        # option, and with none of the targets one, any (a neutral's border, which starts a war)
+        orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach)}
     return orders
