@@ -326,7 +326,7 @@ def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
 def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(obs):
     """The engine strikes the best-scored attack option: a march's step ranked as combat would
     strike any attack option (a neutral's border) when none of its targets is one."""
-    view, opts, capital = _march_view(obs, [(20, 20)])
+    view, opts, _ = _march_view(obs, [(20, 20)])
     opts["attack"][0, :] = False
     opts["attack"][0, 19 * 66 + 20] = True  # a third player's border tile, say
     opts["reach"][0, 19 * 66 + 19] = True
