@@ -332,3 +332,25 @@ def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(o
     opts["reach"][0, 19 * 66 + 19] = True
     order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
     assert order == {"categories": ["move"], "targets": [19 * 66 + 19]}
+
+
+def test_a_march_goes_around_a_mountain_wall_rather_than_stall_behind_it(obs):
+    from hexarena.games.terranova.engine.geometry import distance_np
+
+    goal = 20 * 66 + 30
+    d = distance_np(np.arange(N_TILES), goal)
+    rows = np.arange(N_TILES) // 66
+    elevation = np.ones(N_TILES, int)
+    elevation[(d == 2) & (rows <= 20)] = 3  # a wall north of the goal, open to the south
+    view = {
+        **_cities(obs, ownership_map=np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, int)),
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+    }
+    route = military.steps_to(view, 0, goal, np.zeros(6, bool))
+    north, south = 17 * 66 + 30, 24 * 66 + 30  # 3 and 4 tiles away as the crow flies
+    assert d[north] == 3 and d[south] == 4 and route[south] == 4 and route[north] > 4
+    reach = np.zeros(N_TILES, bool)
+    reach[[north, south]] = True
+    assert military._toward(0, goal, reach, route)[0] == south
+    assert military._toward(0, goal, reach)[0] == north  # as the crow flies: stuck behind the wall

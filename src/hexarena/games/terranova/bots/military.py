@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
 SIEGE_CLASS = 4  # catapult .. rocket artillery: x2 against cities
@@ -123,11 +123,37 @@ def _first(mask: np.ndarray) -> list[int]:
     return [int(t) for t in np.flatnonzero(mask)[:TOP]]
 
 
-def _toward(pos: int, goal: int, reach: np.ndarray | None) -> list[int]:
-    """Tiles to step to on the way to ``goal``, nearest to it first."""
+def _toward(pos: int, goal: int, reach: np.ndarray | None, steps_to: np.ndarray | None = None) -> list[int]:
+    """Tiles to step to on the way to ``goal``, nearest to it first (by ``steps_to``, the steps
+    from each tile to the goal, where known; else as the crow flies)."""
     steps = np.flatnonzero(reach) if reach is not None and reach.any() else np.array([goal])
-    order = np.argsort(distance_np(steps, goal), kind="stable")
+    crow = distance_np(steps, goal)
+    order = np.lexsort((crow, steps_to[steps])) if steps_to is not None else np.argsort(crow, kind="stable")
     return [int(t) for t in steps[order][:TOP]]
+
+
+def steps_to(obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray) -> np.ndarray:
+    """(H,) steps on land from each tile to ``goal`` (inf where no way): around mountains, natural
+    wonders, water and the territory of players not in ``open_to`` (6,) (a closed border), so a
+    march does not stall behind them as the crow-flies step did."""
+    elevation = np.asarray(obs["elevation_map"]).reshape(-1)
+    land = ((elevation == 1) | (elevation == 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)
+    owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
+    closed = owned[[q for q in range(len(open_to)) if q != me and not open_to[q]]].any(0)
+    passable = land & ~closed
+    nb = neighbors()
+    dist = np.full(N_TILES, np.inf)
+    dist[goal] = 0.0
+    frontier = np.array([goal])
+    step = 0
+    while len(frontier):
+        step += 1
+        nxt = nb[frontier].ravel()
+        nxt = np.unique(nxt[nxt >= 0])
+        nxt = nxt[passable[nxt] & np.isinf(dist[nxt])]
+        dist[nxt] = step
+        frontier = nxt
+    return dist
 
 
 def unit_orders(
@@ -176,7 +202,7 @@ def unit_orders(
     vis = np.asarray(obs["visibility_map"]).reshape(-1)
     all_tiles = np.arange(N_TILES)
     explorer = int(obs["current_turn"]) < EXPLORE_ROUNDS and (vis == 0).any()
-    gathered = 0
+    gathered, route = 0, None
     if march and target is not None and free:
         gathered = int((distance_np(where[free], target[1]) <= GATHER + 1).sum())
     for slot in free:
@@ -197,6 +223,10 @@ def unit_orders(
             goal = target[1]
             if gathered < ASSAULT and d[goal] <= GATHER:
                 continue  # waits for the others before the assault
+            if route is None:
+                route = steps_to(obs, me, goal, hostile)
+            orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
+            continue
         elif explorer:
             explorer = False
             frontier = np.flatnonzero((vis == 0) & (d <= 10))
