@@ -44,7 +44,9 @@ POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a w
 # growth held: food counts against a tile (the ranking still feeds every citizen), so a city
 # works production and gold with no food to spare
 HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
-MARCH_SURPLUS = 2  # a domination plan marches once it has this many modern units beyond one a city
+# a domination plan marches once it has this many military units beyond one a city, obsolete ones
+# too (the techs make an army obsolete faster than it is replaced; old units die in the assault)
+MARCH_ARMY = 6
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 TOP = 12
 
@@ -236,8 +238,7 @@ def plan_move(
         )
         for c in mine
     }
-    modern = int(((military.power(kinds) > 0) & ~military.obsolete(kinds, obs["technologies"], unit)).sum())
-    march = plan == "domination" and modern >= len(mine) + MARCH_SURPLUS
+    march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
     units = military.unit_orders(obs, me, march, opts, rng)
     claimed: list[int] = []
     all_tiles = np.arange(N_TILES)
