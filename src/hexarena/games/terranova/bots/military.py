@@ -223,8 +223,8 @@ def unit_orders(
             goal = target[1]
             if gathered < ASSAULT and d[goal] <= GATHER:
                 continue  # waits for the others before the assault
-            if route is None:
-                route = steps_to(obs, me, goal, hostile)
+            if route is None:  # through the target's land only: a peace sends home the units
+                route = steps_to(obs, me, goal, np.arange(len(hostile)) == target[0])  # in its land
             orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
             continue
         elif explorer:
