@@ -354,3 +354,32 @@ def test_a_march_goes_around_a_mountain_wall_rather_than_stall_behind_it(obs):
     reach[[north, south]] = True
     assert military._toward(0, goal, reach, route)[0] == south
     assert military._toward(0, goal, reach)[0] == north  # as the crow flies: stuck behind the wall
+
+
+def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(obs):
+    from hexarena.games.terranova.bots.heuristic import _tiles, work_ranking
+    from hexarena.games.terranova.engine.geometry import work_area
+
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
+    owned = (np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2) & (ring >= 0)
+    slots = np.flatnonzero(owned)
+    assert len(slots) >= 4
+    tiles = np.zeros((N_TILES, 7))
+    tiles[:, 0] = 1.0  # one food everywhere, two on two of its tiles; nothing else
+    tiles[ring[slots[:2]], 0] = 2.0
+    pop = np.array(pc["population"])
+    pop[0, city] = 2
+    centre = np.array(pc["city_center_yields"], dtype=float)
+    centre[city, 0] = 2.0  # the centre feeds one citizen: the two worked tiles feed the other
+    view = {
+        **_cities(obs, population=pop, city_center_yields=centre),
+        "yield_map_players": tiles.reshape(np.asarray(obs["yield_map_players"]).shape),
+    }
+
+    def food(ranking: list[int]) -> float:
+        return 2.0 + float(tiles[ring[[j for j in ranking if owned[j]][:2]], 0].sum())
+
+    assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS, hold=True)) == 4.0  # eats 4
+    assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS)) >= 5.0  # grows
