@@ -76,8 +76,15 @@ class Game:
     units_by_era: Counter = field(default_factory=Counter)
     treasury: dict[int, list[float]] = field(default_factory=dict)  # round -> each player's
     happiness: dict[int, list[float]] = field(default_factory=dict)
+    science: dict[int, float] = field(default_factory=dict)  # round -> the best science a turn
     wars: int = 0
     peaces: int = 0
+    sacked: list[int] = field(default_factory=list)  # rival capitals each player sacked
+    research: list[int] = field(default_factory=list)  # science each player spent on known techs
+    tourism: list[float] = field(default_factory=list)  # min over rivals of tourism / their culture
+    culture: list[float] = field(default_factory=list)  # each player's lifetime culture
+    votes: list[int] = field(default_factory=list)  # delegates + allied city states
+    plans: list[str] = field(default_factory=list)  # each strategic seat's plan at the end
 
 
 def unit_eras(kinds: np.ndarray) -> Counter:
@@ -94,6 +101,7 @@ def unit_eras(kinds: np.ndarray) -> Counter:
 def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
     """One seeded game of ``seats`` (one player per role, in role order) to ``rounds``."""
     import hexarena
+    from hexarena.games.terranova.engine.rules.victory import diplomatic_votes
     from hexarena.games.terranova.engine.world import top_era
 
     state = hexarena.make("terranova", seed=seed, turn_cap=rounds)
@@ -106,6 +114,7 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
     wars = peaces = 0
     treasury: dict[int, list[float]] = {}
     happiness: dict[int, list[float]] = {}
+    science: dict[int, float] = {}
     while not state.is_over():
         role = state.roles[0]
         view = state.query_game(role)
@@ -125,6 +134,7 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
             if r not in treasury and (done >= r or (state.is_over() and r == rounds)):
                 treasury[r] = [round(float(x), 1) for x in np.asarray(s.players.gold)]
                 happiness[r] = [round(float(x), 1) for x in np.asarray(s.players.happiness)]
+                science[r] = round(float(np.asarray(s.cities.yields)[..., 5].sum(1).max()), 1)
     env = state.environment
     s = env.state
     scores = state.get_scores()
@@ -132,6 +142,8 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
     if winner < 0:
         winner = int(np.argmax([scores[r] for r in roles]))
     techs = np.asarray(s.players.techs)
+    tourism = np.asarray(s.players.tourism) / np.maximum(np.asarray(s.players.culture_total), 1.0)[None, :]
+    np.fill_diagonal(tourism, np.inf)
     return Game(
         seed=seed,
         victory=VICTORIES[env.victory],
@@ -145,8 +157,15 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
         units_by_era=unit_eras(np.asarray(s.units.kind)),
         treasury=treasury,
         happiness=happiness,
+        science=science,
         wars=wars,
         peaces=peaces,
+        sacked=[int(x) for x in np.asarray(s.players.has_sacked).sum(1)],
+        research=[int(x) for x in techs @ load_tables().tech_cost],
+        tourism=[float(f"{x:.2e}") for x in tourism.min(1)],
+        votes=[int(x) for x in np.asarray(diplomatic_votes(s))],
+        culture=[round(float(x)) for x in np.asarray(s.players.culture_total)],
+        plans=[getattr(p, "plan", None) or "-" for p in seats],
     )
 
 
@@ -158,7 +177,10 @@ def _line(mode: str, g: Game, seats: list[int]) -> str:
         f"{mode} seed {g.seed}: {g.victory} (seat {g.winner}) at round {g.rounds}; techs {g.techs}; "
         f"eras {g.eras}; cities {g.cities}; units by era {dict(sorted(g.units_by_era.items()))}; "
         f"treasury {treasury} happiness {happiness} (median of seats {seats}); "
-        f"wars {g.wars} peaces {g.peaces}; {g.wall_s:.0f} s, {g.move_ms:.1f} ms a move"
+        f"wars {g.wars} peaces {g.peaces}; capitals sacked {g.sacked}; science on techs "
+        f"{g.research} (best a turn {g.science}); tourism/culture {g.tourism} "
+        f"(lifetime culture {g.culture}); votes {g.votes}; "
+        f"plans {g.plans}; {g.wall_s:.0f} s, {g.move_ms:.1f} ms a move"
     )
 
 

@@ -264,3 +264,122 @@ def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_no
     assert marching["0"] == {"categories": ["combat", "move"], "targets": [border]}
     peaceful = military.unit_orders(view, 0, False, opts, rng)
     assert "combat" not in peaceful.get("0", {}).get("categories", [])
+
+
+def _march_view(obs: dict, at: list[tuple[int, int]]) -> tuple[dict, dict, int]:
+    """Player 3's capital at (5, 5); ``me``'s swordsmen at ``at`` (first slots), each able to
+    strike the capital; one more swordsman garrisons ``me``'s first city."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    capital = 5 * 66 + 5
+    kinds = np.zeros((6, 30), int)
+    rowcol = np.full((6, 30, 2), -1)
+    for slot, rc in enumerate(at):
+        kinds[0, slot], rowcol[0, slot] = tb.unit("swordsman"), rc
+    home = len(at)
+    kinds[0, home] = tb.unit("swordsman")
+    rowcol[0, home] = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    war = np.zeros((6, 6), int)
+    war[0, 3] = war[3, 0] = 1
+    view = {
+        **_cities(obs, city_ids=ids, city_rowcols=rowcols),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "at_war": war,
+        "has_sacked": np.zeros((6, 6), int),
+    }
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    opts["attack"][: len(at), capital] = True
+    return view, opts, capital
+
+
+def test_it_takes_a_capital_with_an_assembled_army_and_waits_for_one_otherwise(obs):
+    around = [(4, 5), (4, 6), (5, 4), (5, 6), (6, 5)]
+    view, opts, capital = _march_view(obs, around)
+    orders = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
+    for slot in range(len(around)):  # five next to it: every one strikes the capital
+        assert orders[str(slot)]["targets"][0] == capital
+    view, opts, capital = _march_view(obs, around[:2])  # two alone: they wait for the others
+    orders = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
+    assert "0" not in orders and "1" not in orders
+
+
+def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("warrior", "swordsman", "catapult", "worker")]] = True
+    assert military.best_unit(legal) == "swordsman" and military.best_unit(legal, siege=True) == "catapult"
+    kinds = np.zeros(30, int)
+    kinds[0] = tb.unit("catapult")
+    assert not military.obsolete(kinds, np.zeros(tb.n_techs, int), "swordsman")[0]  # weak, yet no dud
+    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200)}
+    no_land = np.full(N_TILES, -np.inf)
+    poor = planner.needs({**view, "treasury": np.float32(0)}, 0, "domination", "swordsman", no_land, legal)
+    rich = planner.needs({**view, "treasury": np.float32(3000)}, 0, "domination", "swordsman", no_land, legal)
+    assert economy.spendable({**view, "treasury": np.float32(3000)}, 0) > economy.net_gold(view, 0) + 20
+    army = ("swordsman", "catapult")
+    assert sum(n in army for n in rich) > sum(n in army for n in poor) + 3
+    assert "catapult" in rich and rich.count("swordsman") > rich.count("catapult")
+
+
+def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(obs):
+    """The engine strikes the best-scored attack option: a march's step ranked as combat would
+    strike any attack option (a neutral's border) when none of its targets is one."""
+    view, opts, _ = _march_view(obs, [(20, 20)])
+    opts["attack"][0, :] = False
+    opts["attack"][0, 19 * 66 + 20] = True  # a third player's border tile, say
+    opts["reach"][0, 19 * 66 + 19] = True
+    order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    assert order == {"categories": ["move"], "targets": [19 * 66 + 19]}
+
+
+def test_a_march_goes_around_a_mountain_wall_rather_than_stall_behind_it(obs):
+    from hexarena.games.terranova.engine.geometry import distance_np
+
+    goal = 20 * 66 + 30
+    d = distance_np(np.arange(N_TILES), goal)
+    rows = np.arange(N_TILES) // 66
+    elevation = np.ones(N_TILES, int)
+    elevation[(d == 2) & (rows <= 20)] = 3  # a wall north of the goal, open to the south
+    view = {
+        **_cities(obs, ownership_map=np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, int)),
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+    }
+    route = military.steps_to(view, 0, goal, np.zeros(6, bool))
+    north, south = 17 * 66 + 30, 24 * 66 + 30  # 3 and 4 tiles away as the crow flies
+    assert d[north] == 3 and d[south] == 4 and route[south] == 4 and route[north] > 4
+    reach = np.zeros(N_TILES, bool)
+    reach[[north, south]] = True
+    assert military._toward(0, goal, reach, route)[0] == south
+    assert military._toward(0, goal, reach)[0] == north  # as the crow flies: stuck behind the wall
+
+
+def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(obs):
+    from hexarena.games.terranova.bots.heuristic import _tiles, work_ranking
+    from hexarena.games.terranova.engine.geometry import work_area
+
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
+    owned = (np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2) & (ring >= 0)
+    slots = np.flatnonzero(owned)
+    assert len(slots) >= 4
+    tiles = np.zeros((N_TILES, 7))
+    tiles[:, 0] = 1.0  # one food everywhere, two on two of its tiles; nothing else
+    tiles[ring[slots[:2]], 0] = 2.0
+    pop = np.array(pc["population"])
+    pop[0, city] = 2
+    centre = np.array(pc["city_center_yields"], dtype=float)
+    centre[city, 0] = 2.0  # the centre feeds one citizen: the two worked tiles feed the other
+    view = {
+        **_cities(obs, population=pop, city_center_yields=centre),
+        "yield_map_players": tiles.reshape(np.asarray(obs["yield_map_players"]).shape),
+    }
+
+    def food(ranking: list[int]) -> float:
+        return 2.0 + float(tiles[ring[[j for j in ranking if owned[j]][:2]], 0].sum())
+
+    assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS, hold=True)) == 4.0  # eats 4
+    assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS)) >= 5.0  # grows

@@ -22,9 +22,11 @@ from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES,
 
 GOLD, HAPPY = 2, 6
 THIN_TREASURY = 60.0  # below this, or with a deficit, gold counts for more
-RICH_TREASURY = 500.0  # above this, with a surplus, gold counts for less (no endpoint spends it)
+RICH_SURPLUS = 5.0  # gold a turn to spare (treasury included) above which gold counts for less
+UNHAPPY_WEIGHT = 0.25  # happiness's weight grows by this share per unhappy point
 WONDER_VALUE = 2.0  # a world wonder's score (10 points) and what it denies the others
 MIN_VALUE = 0.25  # a building must be worth this much per turn beyond its upkeep
+SPEND_ROUNDS = 30  # the treasury is spent over the rounds left, but at least over this many
 GROWN_POP = 3  # a building per citizen is valued at least at this size (it stands for 300 rounds)
 
 
@@ -38,18 +40,29 @@ def net_gold(obs: dict[str, Any], me: int) -> float:
     return income - upkeep - float(formulas.unit_upkeep(units, int(obs["current_turn"])))
 
 
+def spendable(obs: dict[str, Any], me: int) -> float:
+    """Gold a turn the bot may spend on upkeep: its net gold plus its treasury beyond
+    ``THIN_TREASURY`` spread over the rounds left to the cap (at least :data:`SPEND_ROUNDS`). No
+    endpoint buys anything, so gold left in the treasury at the cap is gold wasted."""
+    rounds = max(int(load_tables().rules["turn_cap"]) - int(obs["current_turn"]), SPEND_ROUNDS)
+    reserve = max(float(np.asarray(obs["treasury"])) - THIN_TREASURY, 0.0)
+    return net_gold(obs, me) + reserve / rounds
+
+
 def yield_weights(obs: dict[str, Any], me: int, plan_weights: np.ndarray) -> np.ndarray:
-    """(8,) worth of one unit of each yield a turn: the plan's, raised where the empire is short."""
+    """(8,) worth of one unit of each yield a turn: the plan's, raised where the empire is short.
+    Gold counts less while the treasury pays for more upkeep (:func:`spendable`); happiness more
+    the deeper the empire is below zero (each unhappy point costs 2 % of production and gold)."""
     w = np.array(plan_weights, dtype=float)
     gold = net_gold(obs, me)
     treasury = float(np.asarray(obs["treasury"]))
     if gold < 2 or treasury < THIN_TREASURY:
         w[GOLD] *= 3.0 if gold < 0 else 2.0
-    elif treasury > RICH_TREASURY and gold > 0:
+    elif spendable(obs, me) > RICH_SURPLUS:
         w[GOLD] *= 0.25  # gold it cannot spend: upkeep for happiness, science or culture is cheap
     happiness = float(np.asarray(obs["happiness"]))
     if happiness < 4:
-        w[HAPPY] *= 3.0 if happiness < 0 else 2.0
+        w[HAPPY] *= 3.0 + UNHAPPY_WEIGHT * max(-happiness, 0.0) if happiness < 0 else 2.0
     return w
 
 

@@ -208,6 +208,7 @@ def work_ranking(
     settling: bool,
     weights: tuple[float, ...] | None = None,
     food_bonus: float = 0.0,
+    hold: bool = False,
 ) -> list[int]:
     """City ``city``'s 36 work-area slots, best first (its citizens take the first ones it owns).
 
@@ -215,7 +216,8 @@ def work_ranking(
     otherwise; ``weights`` per yield replace either); its citizens' tiles are picked so the city
     never starves: a food surplus of one (it grows), or none while a city of two or more trains a
     settler (production matters more then), the food weight rising until they do (``food_bonus``:
-    food the city has beyond its centre and its tiles, its buildings')."""
+    food the city has beyond its centre and its tiles, its buildings'); ``hold``: no surplus, so
+    the city does not grow)."""
     cities = obs["player_cities"]
     centre = int(_tiles(cities["city_rowcols"][me][city]))
     ring = work_area()[centre, 1:]
@@ -225,7 +227,7 @@ def work_ranking(
     value = np.where((ring >= 0) & owned, y @ w, -np.inf)
     pop = int(cities["population"][me][city])
     food_in = float(np.asarray(cities["city_center_yields"])[city][0]) + food_bonus
-    surplus = SETTLING_SURPLUS if settling and pop > 1 else 1
+    surplus = 0 if hold else SETTLING_SURPLUS if settling and pop > 1 else 1
     chosen = np.argsort(-value, kind="stable")[:pop]
     for food_weight in (1.0, 2.0, 4.0, 8.0):
         if food_in + y[chosen, 0].sum() >= 2 * pop + surplus:

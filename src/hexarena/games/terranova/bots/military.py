@@ -2,14 +2,18 @@
 
 The army is sized to the plan and the purse (:func:`army_target`: one unit per two cities plus one
 in peace, a garrison a city at war, twice that for domination, fewer while the budget runs a
-deficit, since a unit's upkeep grows to about 4.7 gold a turn by round 300). A unit is obsolete
+deficit, since a unit's upkeep grows to about 4.7 gold a turn by round 300, and more while the
+treasury can pay for them to the cap: gold has no other use, as no endpoint buys anything). A
+conquest's army is one siege unit (double strength against cities) in :data:`SIEGE_SHARE`. A unit is obsolete
 when its tech is superseded or its strength is under :data:`OBSOLETE_FRACTION` of the best unit
 its cities can train: obsolete units do not count toward the army, so modern ones are trained to
 replace them (no endpoint disbands or upgrades a unit, so the old ones stay and keep costing).
 Each city keeps one unit on its tile; one unit explores while the
 map is unknown; the rest fight the players at war with the bot, and, under a domination plan
 with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
-border, which the options list as an attack, declares the war).
+border, which the options list as an attack, declares the war). The marchers gather
+:data:`GATHER` tiles from the capital until :data:`ASSAULT` of them stand there, then strike
+together: a city heals 0.2 a turn, so units arriving one by one never bring it down.
 """
 
 from __future__ import annotations
@@ -18,10 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
+SIEGE_CLASS = 4  # catapult .. rocket artillery: x2 against cities
+
 OBSOLETE_FRACTION = 0.6
+SIEGE_SHARE = 3  # one siege unit in three of a conquest's army
+UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 300)
+GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
+CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
 EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then
 TOP = 12
 
@@ -37,11 +47,14 @@ def power(kinds: np.ndarray) -> np.ndarray:
     return np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * (np.asarray(kinds) > 0)
 
 
-def best_unit(legal: np.ndarray) -> str | None:
-    """The strongest military unit among the buildables ``legal`` (185,), or None."""
+def best_unit(legal: np.ndarray, siege: bool = False) -> str | None:
+    """The strongest military unit (``siege``: siege unit) among the buildables ``legal`` (185,),
+    or None."""
     tb = load_tables()
     kinds = np.arange(1, len(tb.unit_names))
     ok = np.asarray(legal)[BUILDING_SLOTS:].astype(bool) & (power(kinds) > 0)
+    if siege:
+        ok &= tb.unit_class[kinds] == SIEGE_CLASS
     if not ok.any():
         return None
     strength = np.where(ok, power(kinds) * 10 + (tb.unit_ranged[kinds] == 0), -1)
@@ -49,22 +62,25 @@ def best_unit(legal: np.ndarray) -> str | None:
 
 
 def obsolete(my_kinds: np.ndarray, techs: np.ndarray, best: str | None) -> np.ndarray:
-    """(30,) bool: military units superseded by a known tech or far weaker than ``best``."""
+    """(30,) bool: military units superseded by a known tech or far weaker than ``best`` (siege
+    units only when superseded: they are weaker in the field and count double against cities)."""
     tb = load_tables()
     k = np.maximum(np.asarray(my_kinds, int), 0)
     military = power(my_kinds) > 0
     superseded = (tb.unit_obsolete[k] & (np.asarray(techs) > 0)[None, :]).any(1)
     top = float(power(np.array([tb.unit(best)]))[0]) if best else 0.0
-    weak = power(my_kinds) < OBSOLETE_FRACTION * top
+    weak = (power(my_kinds) < OBSOLETE_FRACTION * top) & (tb.unit_class[k] != SIEGE_CLASS)
     return military & (superseded | weak)
 
 
 def army_target(n_cities: int, plan: str, gold: float, at_war: bool = False) -> int:
     """Modern military units wanted: one per two cities plus one in peace, a garrison a city plus
-    one at war, twice that for domination; one fewer per 3 gold of deficit."""
+    one at war, twice that for domination; one fewer per 3 gold of deficit, and, for a conquest,
+    one more per :data:`UNIT_GOLD` of surplus (``gold``: what it may spend a turn,
+    :func:`.economy.spendable`)."""
     base = n_cities + 1 if at_war or plan == "domination" else n_cities // 2 + 1
     if plan == "domination":
-        base = 2 * base
+        base = 2 * base + max(int(gold // UNIT_GOLD), 0)
     if gold < 0:
         base -= int(-gold // 3) + 1
     return max(base, 1 if n_cities else 0)
@@ -89,29 +105,55 @@ def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | 
     return best
 
 
-def _owners(obs: dict[str, Any], me: int) -> np.ndarray:
-    """(H,) the rival player whose unit or city stands on each tile as seen (-1 none)."""
-    owner = np.full(N_TILES, -1)
+def _owners(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
+    """(H,) the rival player whose unit stands on each tile as seen, and (H,) whose city (-1 none)."""
+    units_at, cities_at = np.full(N_TILES, -1), np.full(N_TILES, -1)
     units, pc = obs["units"], obs["player_cities"]
     kinds, where = np.asarray(units["unit_type"]), _tiles(np.asarray(units["unit_rowcol"]))
     ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
     for q in range(len(kinds)):
         if q == me:
             continue
-        tiles = np.concatenate([where[q][kinds[q] > 0], _tiles(rowcols[q][ids[q] > 0])])
-        owner[tiles[(tiles >= 0) & (tiles < N_TILES)]] = q
-    return owner
+        for out, tiles in ((units_at, where[q][kinds[q] > 0]), (cities_at, _tiles(rowcols[q][ids[q] > 0]))):
+            out[tiles[(tiles >= 0) & (tiles < N_TILES)]] = q
+    return units_at, cities_at
 
 
 def _first(mask: np.ndarray) -> list[int]:
     return [int(t) for t in np.flatnonzero(mask)[:TOP]]
 
 
-def _toward(pos: int, goal: int, reach: np.ndarray | None) -> list[int]:
-    """Tiles to step to on the way to ``goal``, nearest to it first."""
+def _toward(pos: int, goal: int, reach: np.ndarray | None, steps_to: np.ndarray | None = None) -> list[int]:
+    """Tiles to step to on the way to ``goal``, nearest to it first (by ``steps_to``, the steps
+    from each tile to the goal, where known; else as the crow flies)."""
     steps = np.flatnonzero(reach) if reach is not None and reach.any() else np.array([goal])
-    order = np.argsort(distance_np(steps, goal), kind="stable")
+    crow = distance_np(steps, goal)
+    order = np.lexsort((crow, steps_to[steps])) if steps_to is not None else np.argsort(crow, kind="stable")
     return [int(t) for t in steps[order][:TOP]]
+
+
+def steps_to(obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray) -> np.ndarray:
+    """(H,) steps on land from each tile to ``goal`` (inf where no way): around mountains, natural
+    wonders, water and the territory of players not in ``open_to`` (6,) (a closed border), so a
+    march does not stall behind them as the crow-flies step did."""
+    elevation = np.asarray(obs["elevation_map"]).reshape(-1)
+    land = ((elevation == 1) | (elevation == 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)
+    owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
+    closed = owned[[q for q in range(len(open_to)) if q != me and not open_to[q]]].any(0)
+    passable = land & ~closed
+    nb = neighbors()
+    dist = np.full(N_TILES, np.inf)
+    dist[goal] = 0.0
+    frontier = np.array([goal])
+    step = 0
+    while len(frontier):
+        step += 1
+        nxt = nb[frontier].ravel()
+        nxt = np.unique(nxt[nxt >= 0])
+        nxt = nxt[passable[nxt] & np.isinf(dist[nxt])]
+        dist[nxt] = step
+        frontier = nxt
+    return dist
 
 
 def unit_orders(
@@ -127,16 +169,21 @@ def unit_orders(
     ids = np.asarray(pc["city_ids"])[me]
     cities = _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])
     at_war = np.asarray(obs["at_war"])[me] > 0
-    owner = _owners(obs, me)
+    units_at, cities_at = _owners(obs, me)
     target = rival_capital(obs, me, int(cities[0]) if len(cities) else int(where[military[0]]))
     hostile = np.zeros(len(at_war), bool)
     hostile[:] = at_war
     if march and target is not None:
         hostile[target[0]] = True
-    enemy_tiles = np.isin(owner, np.flatnonzero(hostile))
+    foes = np.isin(units_at, np.flatnonzero(hostile))  # hostile units
+    enemy = foes | np.isin(cities_at, np.flatnonzero(hostile))  # and their cities
+    enemy_tiles = enemy.copy()
+    capital = np.zeros(N_TILES, bool)
     if march and target is not None:  # crossing its closed border is how the war starts
         territory = np.asarray(pc["ownership_map"])[target[0]].reshape(-1, N_TILES).max(0) >= 2
         enemy_tiles |= territory
+        capital[target[1]] = True
+        enemy_tiles &= ~(enemy & ~foes & ~capital)  # no blow at another city: it heals, units die
     orders: dict[str, Any] = {}
     free = list(military)
     # garrisons: the unit nearest each city without one holds it
@@ -155,19 +202,31 @@ def unit_orders(
     vis = np.asarray(obs["visibility_map"]).reshape(-1)
     all_tiles = np.arange(N_TILES)
     explorer = int(obs["current_turn"]) < EXPLORE_ROUNDS and (vis == 0).any()
+    gathered, route = 0, None
+    if march and target is not None and free:
+        gathered = int((distance_np(where[free], target[1]) <= GATHER + 1).sum())
     for slot in free:
         pos = int(where[slot])
         reach = np.asarray(opts["reach"])[slot] if opts is not None else None
         attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
+        if attack is not None and gathered < ASSAULT:
+            attack = attack & ~capital  # no lone blow at the capital: it heals before the next
         if attack is not None and attack.any():
-            orders[str(slot)] = {"categories": ["combat", "move"], "targets": _first(attack)}
+            first = _first(attack & capital) + _first(attack & enemy & ~capital) + _first(attack & ~enemy)
+            orders[str(slot)] = {"categories": ["combat", "move"], "targets": first[:TOP]}
             continue
         d = distance_np(all_tiles, pos)
-        seen_enemy = np.flatnonzero(enemy_tiles & (d <= 6))
+        seen_enemy = np.flatnonzero(foes & (d <= (CHASE_MARCHING if march else CHASE)))
         if len(seen_enemy):
             goal = int(seen_enemy[np.argmin(d[seen_enemy])])
         elif march and target is not None:
             goal = target[1]
+            if gathered < ASSAULT and d[goal] <= GATHER:
+                continue  # waits for the others before the assault
+            if route is None:  # through the target's land only: a peace sends home the units
+                route = steps_to(obs, me, goal, np.arange(len(hostile)) == target[0])  # in its land
+            orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
+            continue
         elif explorer:
             explorer = False
             frontier = np.flatnonzero((vis == 0) & (d <= 10))
@@ -176,6 +235,7 @@ def unit_orders(
             goal = int(frontier[np.argmin(d[frontier] + rng.random(len(frontier)))])
         else:
             continue  # a reserve: stays where it stands (inside its borders)
-        cats = ["combat", "move"] if hostile.any() else ["move"]
-        orders[str(slot)] = {"categories": cats, "targets": _toward(pos, goal, reach)}
+        # a move only: with combat ranked first the engine would strike the best-scored attack
+        # option, and with none of the targets one, any (a neutral's border, which starts a war)
+        orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach)}
     return orders

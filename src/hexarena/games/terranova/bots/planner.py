@@ -44,7 +44,9 @@ POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a w
 # growth held: food counts against a tile (the ranking still feeds every citizen), so a city
 # works production and gold with no food to spare
 HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
-MARCH_SURPLUS = 2  # a domination plan marches once it has this many modern units beyond one a city
+# a domination plan marches once it has this many military units beyond one a city, obsolete ones
+# too (the techs make an army obsolete faster than it is replaced; old units die in the assault)
+MARCH_ARMY = 6
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 TOP = 12
 
@@ -127,10 +129,18 @@ def city_builds(
     return [n for n in order if legal[names.index(n)]] or order
 
 
-def needs(obs: dict[str, Any], me: int, plan: str, unit: str | None, sites: np.ndarray) -> list[str]:
+def needs(
+    obs: dict[str, Any],
+    me: int,
+    plan: str,
+    unit: str | None,
+    sites: np.ndarray,
+    legal: np.ndarray | None = None,
+) -> list[str]:
     """The units the empire should start now, most urgent first: a first defender, a settler
-    while there is land, the army's missing modern units, workers (one per two cities), caravans
-    for free route slots."""
+    while there is land, the army's missing modern units (for a conquest, one in
+    :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers (one per two
+    cities), caravans for free route slots."""
     tb = load_tables()
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     mine = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
@@ -138,7 +148,7 @@ def needs(obs: dict[str, Any], me: int, plan: str, unit: str | None, sites: np.n
     training = constructing[constructing >= BUILDING_SLOTS] - BUILDING_SLOTS + 1
     old = military.obsolete(kinds, obs["technologies"], unit)
     modern = int(((military.power(kinds) > 0) & ~old).sum()) + int((military.power(training) > 0).sum())
-    gold = economy.net_gold(obs, me)
+    gold = economy.spendable(obs, me)
     out: list[str] = []
     if unit and modern == 0:
         out.append(unit)
@@ -147,7 +157,9 @@ def needs(obs: dict[str, Any], me: int, plan: str, unit: str | None, sites: np.n
     if unit and int((kinds > 0).sum()) < MAX_UNITS - 2:
         war = bool(np.asarray(obs["at_war"])[me].any())
         target = military.army_target(int(mine.sum()), plan, gold, war)
-        out += [unit] * max(target - max(modern, len(out) > 0), 0)
+        missing = max(target - max(modern, len(out) > 0), 0)
+        siege = military.best_unit(legal, siege=True) if plan == "domination" and legal is not None else None
+        out += [siege if siege and i % military.SIEGE_SHARE == 1 else unit for i in range(missing)]
     workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
     if wants_caravan(obs, me) and not (training == tb.unit("caravan")).any():
@@ -201,7 +213,7 @@ def plan_move(
         "legal_any": legal_any,
     }
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
-    wanted = needs(obs, me, plan, unit, sites)
+    wanted = needs(obs, me, plan, unit, sites, legal_any)
     first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital)
     build = {}
     production = np.asarray(pc["yields"])[:, 1]
@@ -221,11 +233,12 @@ def plan_move(
     weights = HOLD_WORK_WEIGHTS if unhappy else POOR_WORK_WEIGHTS if poor else None
     food = other_food(obs, me) if unhappy else np.zeros(MAX_CITIES)  # held: no surplus
     work = {
-        str(c): work_ranking(obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c])
+        str(c): work_ranking(
+            obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c], hold=unhappy
+        )
         for c in mine
     }
-    modern = int(((military.power(kinds) > 0) & ~military.obsolete(kinds, obs["technologies"], unit)).sum())
-    march = plan == "domination" and modern >= len(mine) + MARCH_SURPLUS
+    march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
     units = military.unit_orders(obs, me, march, opts, rng)
     claimed: list[int] = []
     all_tiles = np.arange(N_TILES)

@@ -5,7 +5,8 @@ Each victory has a progress the bot can read off its observation (:func:`progres
 for science, tourism against each rival's lifetime culture for culture, delegates and allied city
 states for diplomacy, rival capitals sacked for domination) and an aptitude (:func:`aptitude`:
 whether its science pays for the spaceship's remaining research by the cap, leading the literacy,
-culture or soldier demographics, friends and allies, a rival capital in reach). The
+culture or soldier demographics, friends and allies, a rival capital in reach and the gold to
+pay for an army). The
 bot plays the plan with the most progress plus aptitude (science's progress is its reach alone:
 techs known are worth nothing if the spaceship stays out of reach), keeping the one it plays unless another
 leads it by :data:`SWITCH_MARGIN` (a plan is not dropped on one bad turn, and is dropped when the
@@ -19,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.games.terranova.bots import economy
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
 from hexarena.games.terranova.engine.state import N_PLAYERS
 from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
@@ -28,6 +30,7 @@ SWITCH_MARGIN = 0.15
 PLAN_ITEM_VALUE = 6.0  # worth per turn of a building the plan needs for what no yield shows
 SCIENCE_TECHS = 75  # the techs a spaceship needs
 WAR_ROUND = 60  # no conquest plan before this round (the land is still being settled)
+ARMY_PURSE = 20.0  # gold a turn to spare that pays for a conquering army (five more units)
 # yield weights per plan: food, production, gold, faith, culture, science, happiness, tourism
 PLAN_WEIGHTS = {
     "science": np.array([1.0, 1.0, 0.6, 0.3, 0.6, 1.6, 1.0, 0.2]),
@@ -215,19 +218,22 @@ def tourism_known(obs: dict[str, Any]) -> bool:
 
 def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     """What the bot's position says it can reach: the spaceship's research within the rounds left
-    (and leading literacy), lifetime culture once tourism is known, friends and allies, and the
-    most soldiers with a rival capital known (from round :data:`WAR_ROUND`)."""
+    (and leading literacy), lifetime culture once tourism is known, friends and allies, and, with a
+    rival capital known from round :data:`WAR_ROUND`, the most soldiers and the gold to pay an army
+    (:data:`ARMY_PURSE` a turn, treasury included, is a full purse)."""
     culture = np.asarray(obs["culture_total"], dtype=float)
     relations = np.asarray(obs["citystate_info"]["relationships"])
     pc = obs["player_cities"]
     rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
     rival_capitals[me] = False
     soldiers = int(obs["most_soldiers"]) == me and bool(rival_capitals.any())
+    war_time = int(obs["current_turn"]) >= WAR_ROUND and bool(rival_capitals.any())
+    purse = min(max(economy.spendable(obs, me), 0.0) / ARMY_PURSE, 1.0)
     return {
         "science": 0.1 + 0.8 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
         "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me and tourism_known(obs)),
         "diplomatic": 0.05 + 0.04 * int((relations >= 1).sum()),
-        "domination": 0.05 + 0.35 * (soldiers and int(obs["current_turn"]) >= WAR_ROUND),
+        "domination": 0.05 + war_time * (0.35 * soldiers + 0.5 * purse),
     }
 
 
