@@ -25,6 +25,7 @@ def plot_curve(
     wins: list[float],
     title: str,
     more: dict[str, list[float]] | None = None,
+    ylabel: str = "mean episode return",
 ) -> None:
     """A two-panel PNG, 1,100 px wide: mean episode return, and win rates (``wins`` against
     random players, ``more`` other series of the same length) against env steps."""
@@ -36,7 +37,7 @@ def plot_curve(
 
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 3.8), dpi=100)
     a.plot(steps, returns)
-    a.set(xlabel="env steps", ylabel="mean episode return")
+    a.set(xlabel="env steps", ylabel=ylabel)
     b.plot(steps, wins, color="tab:green", label="vs random players")
     for label, values in (more or {}).items():
         b.plot(steps, values, label=label)
@@ -199,7 +200,9 @@ def plot_results(folder: Path) -> None:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m hexarena.rl.train", description=__doc__.split("\n")[0])
     p.add_argument(
-        "game", choices=["cityofgold", "smallworld", "plot"], help="plot: redraw OUT/cityofgold's curve"
+        "game",
+        choices=["cityofgold", "smallworld", "terranova", "plot"],
+        help="plot: redraw OUT/cityofgold's curve",
     )
     p.add_argument("--out", default="docs/rl")
     p.add_argument("--seed", type=int, default=0)
@@ -212,12 +215,26 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--heuristic-games", type=int, default=200)
     p.add_argument("--jobs", type=int, default=1, help="processes for the games against the heuristic")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="a PPOConfig field")
+    p.add_argument(
+        "--es", action="append", default=[], metavar="KEY=VALUE", help="an ESConfig field (terranova)"
+    )
+    p.add_argument("--generations", type=int, default=None, help="ES generations at most (terranova)")
+    p.add_argument(
+        "--heuristic-minutes",
+        type=float,
+        default=20.0,
+        help="time for the games against the heuristic (terranova)",
+    )
     args = p.parse_args(argv)
     if args.game == "plot":
         plot_results(Path(args.out) / "cityofgold")
         return
     if args.game == "cityofgold":
         results = train_cityofgold(args)
+    elif args.game == "terranova":
+        from hexarena.rl.tn_train import train_terranova
+
+        results = train_terranova(args, plot_curve)
     else:
         from hexarena.rl.sb3_train import train_smallworld
 
