@@ -208,14 +208,18 @@ def train(
     }
 
 
-def evaluate(theta: np.ndarray, cfg: ESConfig, games: int, seed: int) -> dict[str, Any]:
+def evaluate(
+    theta: np.ndarray, cfg: ESConfig, games: int, seed: int, minutes: float | None = None
+) -> dict[str, Any]:
     """``theta`` against five uniform random players in ``games`` games on map seeds ``seed ..``
-    (batches of the training shape), game ``k`` in seat ``k % 6``."""
+    (batches of the training shape), game ``k`` in seat ``k % 6``; with ``minutes``, no new batch
+    starts after that time (``games`` then counts the games played)."""
     g_total = n_games(cfg)
+    deadline = None if minutes is None else time.perf_counter() + 60 * minutes
     thetas = jnp.asarray(np.asarray(theta, np.float32)[None])
     won, scores, best_other, done = 0, [], [], 0
     key = jax.random.PRNGKey(seed)
-    while done < games:
+    while done < games and (deadline is None or time.perf_counter() < deadline):
         ks = np.arange(done, done + g_total)
         table = np.full((g_total, N_PLAYERS), RANDOM, np.int32)
         table[np.arange(g_total), ks % N_PLAYERS] = 0
@@ -229,16 +233,17 @@ def evaluate(theta: np.ndarray, cfg: ESConfig, games: int, seed: int) -> dict[st
         best_other += np.where(table == RANDOM, final, -np.inf).max(1)[:take].tolist()
         done += take
     return {
-        "games": games,
+        "games": done,
+        "games_asked": games,
         "wins": won,
-        "win_rate": won / games,
+        "win_rate": won / max(done, 1),
         "mean_score": float(np.mean(scores)),
         "mean_best_random_score": float(np.mean(best_other)),
-        "map_seeds": f"{seed}..{seed + games - 1}",
+        "map_seeds": f"{seed}..{seed + done - 1}",
     }
 
 
-def bare_rate(cfg: ESConfig, seed: int, steps: int = 12) -> float:
+def bare_rate(cfg: ESConfig, seed: int, steps: int = 8) -> float:
     """Env steps per second of uniform random play on the simulator at the training batch: every
     seat random, through the training loop's own action function (the same compiled step)."""
     g_total = n_games(cfg)

@@ -65,6 +65,13 @@ HEADS: dict[str, tuple[int, ...]] = {
 }
 
 
+def flat_box(size: int) -> gym.spaces.Box:
+    """A flat float32 observation space, bounded by the largest finite float32 (every value fits;
+    infinite bounds make PettingZoo's ``api_test`` warn)."""
+    big = float(np.finfo(np.float32).max)
+    return gym.spaces.Box(-big, big, (size,), np.float32)
+
+
 def _is_map(shape: tuple[int, ...]) -> bool:
     return any(shape[i : i + 2] == (ROWS, COLS) for i in range(len(shape) - 1))
 
@@ -186,7 +193,7 @@ class TerraNovaGymEnv(gym.Env):
         obs, _opts = self._view()
         self.layout = layout(obs, maps)
         size = self.layout[-1][2]
-        self.observation_space = gym.spaces.Box(-np.inf, np.inf, (size,), np.float32)
+        self.observation_space = flat_box(size)
         self.action_space = gym.spaces.Dict(
             {
                 name: gym.spaces.Discrete(dims[0]) if len(dims) == 1 else gym.spaces.MultiDiscrete(dims)

@@ -53,7 +53,7 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
     settings = cfg._asdict()
     save(out / "policy.npz", run["theta"], settings)
     t1 = time.perf_counter()
-    vs_random = evaluate(run["theta"], cfg, games=args.eval_games, seed=EVAL_SEED)
+    vs_random = evaluate(run["theta"], cfg, args.eval_games, EVAL_SEED, minutes=args.eval_minutes)
     vs_random["wall_s"] = round(time.perf_counter() - t1, 1)
     print(f"vs random: {vs_random}", flush=True)
     from hexarena.rl.tn_eval import heuristic_games  # imported late: a long run reads it after training

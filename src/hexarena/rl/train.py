@@ -219,6 +219,7 @@ def main(argv: list[str] | None = None) -> None:
         "--es", action="append", default=[], metavar="KEY=VALUE", help="an ESConfig field (terranova)"
     )
     p.add_argument("--generations", type=int, default=None, help="ES generations at most (terranova)")
+    p.add_argument("--eval-minutes", type=float, default=None, help="terranova: time for the games vs random")
     p.add_argument(
         "--heuristic-minutes",
         type=float,
