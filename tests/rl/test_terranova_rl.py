@@ -156,31 +156,17 @@ def test_es_layout_math_and_settings():
 
 @pytest.mark.slow
 def test_trainer_smoke_run_writes_its_files(tmp_path):
+    """Two ES generations of one-round games at the default batch (16 games: the shape a real
+    run compiles, so a warm cache serves it), then both evaluations and the files."""
     from hexarena.rl.train import main
 
-    main(
-        [
-            "terranova",
-            "--out",
-            str(tmp_path),
-            "--generations",
-            "2",
-            "--es",
-            "pairs=3",
-            "--es",
-            "monitor=1",
-            "--es",
-            "turn_cap=1",
-            "--es",
-            "map_pool=4",
-            "--eval-games",
-            "7",
-            "--heuristic-games",
-            "1",
-        ]
-    )
+    args = ["terranova", "--out", str(tmp_path), "--generations", "2", "--minutes", "60"]
+    args += ["--es", "turn_cap=1", "--es", "map_pool=4", "--eval-games", "16", "--heuristic-games", "1"]
+    main(args)
     out = tmp_path / "terranova"
     results = json.loads((out / "results.json").read_text())
-    assert results["generations"] == 2 and results["games_vs_random"] == 7
+    assert results["generations"] == 2 and results["games_vs_random"] == 16
+    assert results["games_vs_heuristic"] == 1 and results["notes"] == []
     assert results["bare_random_env_steps_per_s"] > 0 and results["training_env_steps_per_s"] > 0
+    assert len(results["curve"]["win_rate_vs_random"]) == 2
     assert (out / "policy.npz").is_file() and (out / "curve.png").is_file()

@@ -56,15 +56,24 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
     vs_random = evaluate(run["theta"], cfg, args.eval_games, EVAL_SEED, minutes=args.eval_minutes)
     vs_random["wall_s"] = round(time.perf_counter() - t1, 1)
     print(f"vs random: {vs_random}", flush=True)
-    from hexarena.rl.tn_eval import heuristic_games  # imported late: a long run reads it after training
+    from hexarena.rl.tn_eval import heuristic_games  # the bot's modules load only for this
 
     vs_heuristic = heuristic_games(
         out / "policy.npz",
         minutes=args.heuristic_minutes,
         max_games=args.heuristic_games,
         seed=HEURISTIC_SEED,
+        turn_cap=cfg.turn_cap,
     )
     print(f"vs heuristic: {vs_heuristic}", flush=True)
+    notes = [
+        f"{part['games']} of the {asked} games asked against {who} fitted in {minutes} minutes"
+        for part, asked, who, minutes in (
+            (vs_random, args.eval_games, "random players", args.eval_minutes),
+            (vs_heuristic, args.heuristic_games, "the heuristic", args.heuristic_minutes),
+        )
+        if part["games"] < asked
+    ]
     curve = run["curve"]
     plot_curve(
         out / "curve.png",
@@ -96,5 +105,6 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         "vs_heuristic": vs_heuristic,
         "win_rate_vs_heuristic": vs_heuristic["win_rate"],
         "games_vs_heuristic": vs_heuristic["games"],
+        "notes": notes,
         "curve": curve,
     }
