@@ -20,7 +20,6 @@ games per call, on any number of devices, in the same spaces.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar
 
 import jax
@@ -34,6 +33,7 @@ from hexarena.games.terranova.contract.moves import to_dense
 from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, map_shapes
 from hexarena.games.terranova.engine.tables import N_BUILDABLES, ROLES, load_tables
 from hexarena.rl.aec import new_episode
+from hexarena.rl.tn_eval import apply_dense
 from hexarena.rl.tn_gym import flat_box, flatten, layout
 
 
@@ -198,29 +198,15 @@ class TerraNovaAECEnv(AECEnv):
             action = map_shapes(lambda s: np.zeros(s, np.float32))
         elif self.flat:
             action = unflatten_action(action)
-        dense = to_dense(_as_lists(action))
+        self.game = apply_dense(self.game, to_dense(_as_lists(action)))
         env = self.game.environment
-        state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
-        new_env = dataclasses.replace(
-            env,
-            player=int(state.player),
-            turn=int(state.turn),
-            done=bool(done),
-            winner=int(winner),
-            victory=int(state.victory),
-            scores=tuple(float(x) for x in np.asarray(scores)),
-            executed=None,
-            state=state,
-            tracker=tracker,
-        )
-        self.game = self.game.replace(environment=new_env, roles=self.game.roles_for(new_env))
-        score = float(np.asarray(scores)[ROLES.index(agent)])
+        score = env.scores[ROLES.index(agent)]
         self.rewards[agent] = score - self._last_score[agent]
         self._last_score[agent] = score
-        self.infos[agent] = {"executed": executed}
-        if bool(done):
+        self.infos[agent] = {"executed": env.executed}
+        if env.done:
             self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = ROLES[int(state.player)]
+        self.agent_selection = ROLES[env.player]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
