@@ -50,12 +50,16 @@ bench: $(STAMP)
 # and 400 evaluation games; `--learner ppo --steps 100000` is the older MaskablePPO baseline);
 # each writes docs/rl/<game>/{curve.png,results.json,policy.*}. PyPI's torch brings
 # ~4 GB of CUDA wheels; TORCH_INDEX=https://download.pytorch.org/whl/cpu takes the ~200 MB CPU build.
+# Terra Nova (ES on the batched simulator) takes at most ~2 h on the 2-core CPU whatever its load:
+# every phase is time-capped (compile ~5 min, 80 min of ES, 15 min vs random, 15 min vs the heuristic).
 TORCH_INDEX ?=
 train: $(STAMP)
 	$(if $(TORCH_INDEX),$(BIN)/python -m pip install -q torch --index-url $(TORCH_INDEX))
 	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),train]"
 	$(BIN)/python -m hexarena.rl.train cityofgold --minutes 14 --envs 256 --rollout 32 --ppo hidden=128 --out docs/rl
 	$(BIN)/python -m hexarena.rl.train smallworld --minutes 65 --jobs 2 --out docs/rl
+	HEXARENA_JAX_CACHE=$${HEXARENA_JAX_CACHE:-.jax_cache} $(BIN)/python -m hexarena.rl.train terranova --minutes 80 \
+		--eval-games 200 --eval-minutes 15 --heuristic-games 200 --heuristic-minutes 15 --out docs/rl
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

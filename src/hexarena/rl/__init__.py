@@ -1,8 +1,9 @@
 """Reinforcement-learning adapters: Gymnasium (single agent) and PettingZoo (AEC), see docs/rl.md.
 
 Importing this package registers the Gymnasium ids ``hexarena/Hex-v0``,
-``hexarena/SmallWorld-v0``, ``hexarena/CityOfGold-v0`` and ``hexarena/CityOfGold-Easy-v0``
-(City of Gold with defaults a random policy gets a signal from)::
+``hexarena/SmallWorld-v0``, ``hexarena/CityOfGold-v0``, ``hexarena/CityOfGold-Easy-v0``
+(City of Gold with defaults a random policy gets a signal from) and ``hexarena/TerraNova-v0``
+(:mod:`.tn_gym`: a flat observation and a Dict of masked action heads)::
 
     import gymnasium
     import hexarena.rl  # registers the ids

@@ -174,9 +174,15 @@ ENV_IDS: dict[str, tuple[str, str | None, dict[str, Any]]] = {
 """id -> (game, the game parameter ``players`` sets, default kwargs: the caller's override them)."""
 
 
+TERRANOVA_ID = "hexarena/TerraNova-v0"
+"""Terra Nova's own env (:mod:`.tn_gym`): a flat observation and a Dict of masked action heads."""
+
+
 def register_envs() -> None:
-    """Register :data:`ENV_IDS` with Gymnasium (done on ``import hexarena.rl``)."""
+    """Register :data:`ENV_IDS` and :data:`TERRANOVA_ID` with Gymnasium (done on ``import hexarena.rl``)."""
     for env_id, (game, players_param, defaults) in ENV_IDS.items():
         if env_id not in gym.registry:
             entry = _wrap(game, players_param)
             gym.register(env_id, entry_point=entry, kwargs=dict(defaults), disable_env_checker=True)
+    if TERRANOVA_ID not in gym.registry:  # imported when made: JAX loads only for Terra Nova
+        gym.register(TERRANOVA_ID, entry_point="hexarena.rl.tn_gym:TerraNovaGymEnv", disable_env_checker=True)

@@ -1,6 +1,7 @@
 """Trained policies as hexarena players (``--players policy:PATH``), and their evaluation.
 
-* ``.npz``: a City of Gold PPO policy of :mod:`.jax_ppo` (reads :mod:`.cog_features`);
+* ``.npz``: a City of Gold PPO policy of :mod:`.jax_ppo` (reads :mod:`.cog_features`), or a
+  Terra Nova ES policy of :mod:`.tn_es` (its preferences sent as a sparse move, :mod:`.tn_eval`);
 * ``.zip``: a MaskablePPO model of sb3-contrib over the game's ``observation_array`` and action
   mask (the ``train`` extra must be installed to load it);
 * ``.json``: a Small World move-ranking policy of :mod:`.sw_es` (weights over
@@ -33,7 +34,8 @@ class PolicyPlayer(Player):
             raise ConfigError(f"policy {str(self.path)!r}: no such file")
         self.greedy = greedy
         self._rng = np.random.default_rng(seed)
-        self._act = _load(self.path)
+        self._terranova = _terranova_policy(self.path)
+        self._act = None if self._terranova else _load(self.path)
 
     def reset(self, roles: tuple[str, ...], seed: int) -> None:
         self._rng = np.random.default_rng(seed)
@@ -43,11 +45,39 @@ class PolicyPlayer(Player):
         return self._act(state, role, self.greedy, self._rng)
 
     def act(self, view: GameState) -> Reply:
+        if self._terranova is not None:
+            return self._terranova(view, self._rng)
         action = self.choose(view, view.viewer or view.roles[0])
         return Reply(move=view.action_to_move(action), raw=f"action {action}")
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "path": str(self.path)}
+
+
+def _terranova_policy(path: Path) -> Any:
+    """A Terra Nova ES policy's player function ``(view, rng) -> Reply``, or None for another file."""
+    if path.suffix != ".npz":
+        return None
+    from hexarena.rl.tn_policy import load
+
+    try:
+        if load(path) is None:
+            return None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"policy {str(path)!r}: {exc}") from None
+    from hexarena.core.frozen import freeze
+    from hexarena.rl.tn_eval import TerraNovaPolicy
+
+    policy = TerraNovaPolicy(path)
+
+    def reply(view: GameState, rng: np.random.Generator) -> Reply:
+        if view.name != "terranova":
+            raise ConfigError(f"{path.name} is a Terra Nova policy; this game is {view.name}")
+        env = view.environment
+        move = policy.move(env.view, env.options, int(rng.integers(2**31)))
+        return Reply(move=freeze(move), raw="policy preferences")
+
+    return reply
 
 
 def _load(path: Path) -> Any:

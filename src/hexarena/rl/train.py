@@ -26,6 +26,7 @@ def plot_curve(
     wins: list[float],
     title: str,
     more: dict[str, list[float]] | None = None,
+    ylabel: str = "mean episode return",
 ) -> None:
     """A two-panel PNG, 1,100 px wide: mean episode return, and win rates (``wins`` against
     random players, ``more`` other series of the same length) against env steps."""
@@ -37,7 +38,7 @@ def plot_curve(
 
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 3.8), dpi=100)
     a.plot(steps, returns)
-    a.set(xlabel="env steps", ylabel="mean episode return")
+    a.set(xlabel="env steps", ylabel=ylabel)
     b.plot(steps, wins, color="tab:green", label="vs random players")
     for label, values in (more or {}).items():
         b.plot(steps, values, label=label)
@@ -200,7 +201,9 @@ def plot_results(folder: Path) -> None:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m hexarena.rl.train", description=__doc__.split("\n")[0])
     p.add_argument(
-        "game", choices=["cityofgold", "smallworld", "plot"], help="plot: redraw OUT/cityofgold's curve"
+        "game",
+        choices=["cityofgold", "smallworld", "terranova", "plot"],
+        help="plot: redraw OUT/cityofgold's curve",
     )
     p.add_argument("--out", default="docs/rl")
     p.add_argument("--seed", type=int, default=0)
@@ -213,11 +216,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--heuristic-games", type=int, default=200)
     p.add_argument("--jobs", type=int, default=1, help="processes for the games against the heuristic")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="a PPOConfig field")
+    p.add_argument(
+        "--generations", type=int, default=None, help="ES generations at most (unset: until --minutes)"
+    )
     sw = p.add_argument_group("Small World")
     sw.add_argument(
         "--learner", choices=["es", "ppo"], default="es", help="ES move-ranking policy or MaskablePPO"
     )
-    sw.add_argument("--generations", type=int, default=0, help="ES generations (0: until --minutes)")
     sw.add_argument("--pairs", type=int, default=8, help="ES antithetic pairs per generation")
     sw.add_argument("--sigma", type=float, default=0.5, help="ES perturbation scale")
     sw.add_argument("--lr", type=float, default=0.1, help="ES Adam step size")
@@ -230,12 +235,25 @@ def main(argv: list[str] | None = None) -> None:
         "--valid-games", type=int, default=40, help="ES held-out games vs the heuristic per point"
     )
     sw.add_argument("--anchor-seconds", type=float, default=5.0, help="seconds of each bare random-play rate")
+    tn = p.add_argument_group("Terra Nova")
+    tn.add_argument("--es", action="append", default=[], metavar="KEY=VALUE", help="an ESConfig field")
+    tn.add_argument("--eval-minutes", type=float, default=None, help="time for the games vs random")
+    tn.add_argument(
+        "--heuristic-minutes",
+        type=float,
+        default=20.0,
+        help="time for the games against the heuristic",
+    )
     args = p.parse_args(argv)
     if args.game == "plot":
         plot_results(Path(args.out) / "cityofgold")
         return
     if args.game == "cityofgold":
         results = train_cityofgold(args)
+    elif args.game == "terranova":
+        from hexarena.rl.tn_train import train_terranova
+
+        results = train_terranova(args, plot_curve)
     else:
         if args.learner == "es":
             from hexarena.rl.sw_es import train_smallworld_es

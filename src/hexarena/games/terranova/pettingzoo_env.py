@@ -8,6 +8,11 @@ best legal option of every endpoint, so every action is legal. The reward of the
 moved is the change of its score since its previous turn (the spec's reward); the game ends at
 the turn cap or on a domination victory.
 
+``flat=True`` gives every agent a flat float32 ``Box`` observation (every field, maps included, in
+:func:`hexarena.rl.tn_gym.layout` order) and a flat ``Box`` action (the preference tuple's leaves
+raveled one after the other, :func:`unflatten_action`): the types PettingZoo's ``api_test`` and
+most learners expect.
+
 This environment steps one game from Python, for compatibility with PettingZoo tooling. For
 training at scale use the batched simulator (:func:`~.simulator.build_simulator`): thousands of
 games per call, on any number of devices, in the same spaces.
@@ -15,7 +20,6 @@ games per call, on any number of devices, in the same spaces.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar
 
 import jax
@@ -29,6 +33,8 @@ from hexarena.games.terranova.contract.moves import to_dense
 from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, map_shapes
 from hexarena.games.terranova.engine.tables import N_BUILDABLES, ROLES, load_tables
 from hexarena.rl.aec import new_episode
+from hexarena.rl.tn_eval import apply_dense
+from hexarena.rl.tn_gym import flat_box, flatten, layout
 
 
 def _categories() -> dict[str, int]:
@@ -111,8 +117,31 @@ def action_space() -> spaces.Tuple:
     return build(ACTION_SHAPES)
 
 
+def _leaf_shapes() -> list[tuple[int, ...]]:
+    shapes: list[tuple[int, ...]] = []
+    map_shapes(shapes.append)
+    return shapes
+
+
+def unflatten_action(flat: np.ndarray) -> tuple:
+    """The preference tuple of a flat action (the leaves of :data:`ACTION_SHAPES` in order)."""
+    flat = np.asarray(flat, np.float32).ravel()
+    size = sum(int(np.prod(s)) for s in _leaf_shapes())
+    if flat.shape != (size,):
+        raise ValueError(f"a flat action has {size} scores, got shape {flat.shape}")
+    at = 0
+
+    def take(shape: tuple[int, ...]) -> np.ndarray:
+        nonlocal at
+        n = int(np.prod(shape))
+        at += n
+        return flat[at - n : at].reshape(shape)
+
+    return map_shapes(take)
+
+
 class TerraNovaAECEnv(AECEnv):
-    """``TerraNovaAECEnv(turn_cap=30)``: six agents (``red`` .. ``orange``) play one game."""
+    """``TerraNovaAECEnv(turn_cap=30, flat=False)``: six agents (``red`` .. ``orange``) play one game."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "terranova_aec_v0",
@@ -120,14 +149,19 @@ class TerraNovaAECEnv(AECEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(self, turn_cap: int = 300, render_mode: str | None = None) -> None:
+    def __init__(self, turn_cap: int = 300, render_mode: str | None = None, flat: bool = False) -> None:
         super().__init__()
-        self.turn_cap, self.render_mode = turn_cap, render_mode
+        self.turn_cap, self.render_mode, self.flat = turn_cap, render_mode, flat
         self.possible_agents = list(ROLES)
         self.game = TerraNovaState.new(seed=0, turn_cap=turn_cap)
         sample = self._raw_obs(0)
-        obs_space = observation_space_of(sample)
-        act_space = action_space()
+        self.layout = layout(sample, maps=True)
+        if flat:
+            obs_space: spaces.Space = flat_box(self.layout[-1][2])
+            size = sum(int(np.prod(s)) for s in _leaf_shapes())
+            act_space: spaces.Space = spaces.Box(-1.0, 1.0, (size,), np.float32)
+        else:
+            obs_space, act_space = observation_space_of(sample), action_space()
         self._obs_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self._act_spaces = dict.fromkeys(self.possible_agents, act_space)
 
@@ -149,8 +183,9 @@ class TerraNovaAECEnv(AECEnv):
         self._last_score = dict.fromkeys(self.agents, 0.0)
         self.agent_selection = ROLES[self.game.environment.player]
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        return fit(self._raw_obs(ROLES.index(agent)), self._obs_spaces[agent])
+    def observe(self, agent: str) -> Any:
+        raw = self._raw_obs(ROLES.index(agent))
+        return flatten(raw, self.layout) if self.flat else fit(raw, self._obs_spaces[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -159,31 +194,19 @@ class TerraNovaAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        dense = to_dense(
-            map_shapes(lambda s: np.zeros(s, np.float32)) if action is None else _as_lists(action)
-        )
+        if action is None:
+            action = map_shapes(lambda s: np.zeros(s, np.float32))
+        elif self.flat:
+            action = unflatten_action(action)
+        self.game = apply_dense(self.game, to_dense(_as_lists(action)))
         env = self.game.environment
-        state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
-        new_env = dataclasses.replace(
-            env,
-            player=int(state.player),
-            turn=int(state.turn),
-            done=bool(done),
-            winner=int(winner),
-            victory=int(state.victory),
-            scores=tuple(float(x) for x in np.asarray(scores)),
-            executed=None,
-            state=state,
-            tracker=tracker,
-        )
-        self.game = self.game.replace(environment=new_env, roles=self.game.roles_for(new_env))
-        score = float(np.asarray(scores)[ROLES.index(agent)])
+        score = env.scores[ROLES.index(agent)]
         self.rewards[agent] = score - self._last_score[agent]
         self._last_score[agent] = score
-        self.infos[agent] = {"executed": executed}
-        if bool(done):
+        self.infos[agent] = {"executed": env.executed}
+        if env.done:
             self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = ROLES[int(state.player)]
+        self.agent_selection = ROLES[env.player]
         self._accumulate_rewards()
 
     def render(self) -> str | None:

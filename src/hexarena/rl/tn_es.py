@@ -1,0 +1,265 @@
+"""OpenAI-style evolution strategies for Terra Nova on the batched simulator.
+
+Each generation draws ``pairs`` antithetic perturbations ``mean +- sigma * eps`` of the linear
+preference policy (:mod:`.tn_policy`) and plays ``2 * pairs`` six-player games of ``turn_cap``
+rounds at once: candidate ``c`` sits in seat ``s`` of game ``(c - stride * s) mod 2 pairs``, so every
+candidate plays every seat once, on six maps, against five other candidates. Its fitness is its
+mean final score (the game's score, :func:`~hexarena.games.terranova.engine.step.player_scores`);
+the mean moves along the centred-rank estimate of the gradient with Adam. The same batch holds
+``monitor`` more games of the unperturbed mean in one seat against five uniform random players
+(the spec's :func:`random_actions`): the learning curve's win rate. Every game of a generation
+shares one compiled step (one batch shape), as does the evaluation (:func:`evaluate`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from hexarena.games.terranova.engine.mapgen import generate
+from hexarena.games.terranova.engine.simulator import build_simulator
+from hexarena.games.terranova.engine.spaces import random_actions
+from hexarena.games.terranova.engine.state import N_PLAYERS, MapLayers, map_layers
+from hexarena.games.terranova.engine.step import player_scores
+from hexarena.rl.tn_policy import N_PARAMS, act
+
+RANDOM = -1  # a seat of the seat table played by the uniform random player
+
+
+class ESConfig(NamedTuple):
+    pairs: int = 6  # antithetic pairs a generation: 2 * pairs candidates and games
+    monitor: int = 4  # extra games a generation: the mean against five random players
+    turn_cap: int = 60  # rounds a game
+    sigma: float = 0.5  # perturbation scale (the policy's noise is uniform in [0, 1))
+    lr: float = 0.25  # Adam step
+    stride: int = 7  # seat s of game g holds candidate (g + stride * s) mod 2 * pairs
+    map_pool: int = 64  # training maps: seeds 0 .. map_pool - 1
+
+
+def n_games(cfg: ESConfig) -> int:
+    return 2 * cfg.pairs + cfg.monitor
+
+
+def seat_table(cfg: ESConfig, generation: int) -> np.ndarray:
+    """(games, 6) index of the candidate in each seat; ``2 * pairs`` is the mean, -1 random."""
+    p = 2 * cfg.pairs
+    seats = np.arange(N_PLAYERS)
+    table = np.full((n_games(cfg), N_PLAYERS), RANDOM, np.int32)
+    table[:p] = (np.arange(p)[:, None] + cfg.stride * seats[None, :]) % p
+    for j in range(cfg.monitor):
+        table[p + j, (generation * cfg.monitor + j) % N_PLAYERS] = p
+    return table
+
+
+def check_layout(cfg: ESConfig) -> None:
+    """Every candidate in six different games (one per seat): the stride must spread them."""
+    p = 2 * cfg.pairs
+    if p < N_PLAYERS or len({(cfg.stride * s) % p for s in range(N_PLAYERS)}) < N_PLAYERS:
+        raise ValueError(f"stride {cfg.stride} puts a candidate twice in one game of {p}")
+
+
+@jax.jit
+def _choose(thetas: jax.Array, table: jax.Array, obs: dict, key: jax.Array) -> tuple:
+    """The batch's actions: each game's mover plays its seat's policy, or uniform random scores."""
+
+    def one(row: jax.Array, o: dict, k: jax.Array) -> tuple:
+        idx = row[o["player_id"]]
+        k1, k2 = jax.random.split(k)
+        mine = act(thetas[jnp.maximum(idx, 0)], o, k1)
+        rand = random_actions(k2)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(idx >= 0, a, b), mine, rand)
+
+    games = table.shape[0]
+    flat = jax.tree_util.tree_map(lambda x: x[0], obs)  # one device
+    out = jax.vmap(one)(table, flat, jax.random.split(key, games))
+    return jax.tree_util.tree_map(lambda x: x[None], out)
+
+
+_scores = jax.jit(jax.vmap(jax.vmap(player_scores)))
+
+
+def play(
+    layers: Sequence[MapLayers], key: jax.Array, thetas: jax.Array, table: np.ndarray, turn_cap: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Play one batch of games to the end: (final scores (games, 6), winners (games,): the seat
+    that won by score or victory, -1 on a tie for first; env steps taken)."""
+    k_init, key = jax.random.split(key)
+    step, games, tracker, metrics, ids, obs, _mesh, _sh = build_simulator(
+        list(layers), "duplicate", k_init, turn_cap=turn_cap, auto_reset=False
+    )
+    n = len(layers)
+    final = np.zeros((n, N_PLAYERS), np.float32)
+    seen = np.zeros(n, bool)
+    table_j = jnp.asarray(table)
+    steps = 0
+    while not seen.all():
+        key, sub = jax.random.split(key)
+        actions = _choose(thetas, table_j, obs, sub)
+        games, tracker, metrics, ids, obs, _r, done, _x = step(games, actions, tracker, metrics, ids)
+        steps += 1
+        fresh = np.asarray(done)[0] & ~seen
+        if fresh.any():
+            final[fresh] = np.asarray(_scores(games))[0][fresh]
+            seen |= fresh
+    victor = np.asarray(metrics["last_winner"])[0]
+    top = final.max(1, keepdims=True)
+    by_score = np.where((final == top).sum(1) == 1, final.argmax(1), -1)
+    return final, np.where(victor >= 0, victor, by_score), steps * n
+
+
+def pool_layers(seeds: Sequence[int]) -> list[MapLayers]:
+    return [map_layers(generate(int(s))) for s in seeds]
+
+
+class Adam:
+    """Adam on a flat vector (ascent), as OpenAI-ES uses it."""
+
+    def __init__(self, n: int, lr: float, b1: float = 0.9, b2: float = 0.999) -> None:
+        self.m, self.v, self.t = np.zeros(n), np.zeros(n), 0
+        self.lr, self.b1, self.b2 = lr, b1, b2
+
+    def step(self, grad: np.ndarray) -> np.ndarray:
+        self.t += 1
+        self.m = self.b1 * self.m + (1 - self.b1) * grad
+        self.v = self.b2 * self.v + (1 - self.b2) * grad**2
+        m_hat, v_hat = self.m / (1 - self.b1**self.t), self.v / (1 - self.b2**self.t)
+        return self.lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+
+
+def centred_ranks(x: np.ndarray) -> np.ndarray:
+    ranks = np.empty(len(x))
+    ranks[np.argsort(x, kind="stable")] = np.arange(len(x))
+    return ranks / (len(x) - 1) - 0.5
+
+
+def train(
+    cfg: ESConfig,
+    seed: int,
+    minutes: float,
+    generations: int | None = None,
+    log: Any = print,
+) -> dict[str, Any]:
+    """Run ES until ``minutes`` (or ``generations``) pass; returns the mean, the curve and timings."""
+    check_layout(cfg)
+    rng = np.random.default_rng(seed)
+    pool = pool_layers(range(cfg.map_pool))
+    g_total, p = n_games(cfg), 2 * cfg.pairs
+    mean = np.zeros(N_PARAMS, np.float32)
+    opt = Adam(N_PARAMS, cfg.lr)
+    key = jax.random.PRNGKey(seed)
+    curve: dict[str, list[float]] = {
+        k: [] for k in ("generation", "env_steps", "mean_fitness", "best_fitness")
+    }
+    curve |= {"mean_score_vs_random": [], "win_rate_vs_random": [], "best_random_score": []}
+    start, steps, gen = time.perf_counter(), 0, 0
+    first_done = None
+    while generations is None or gen < generations:
+        eps = rng.standard_normal((cfg.pairs, N_PARAMS)).astype(np.float32)
+        cands = np.concatenate([mean + cfg.sigma * eps, mean - cfg.sigma * eps, mean[None]])
+        table = seat_table(cfg, gen)
+        layers = [pool[(gen * g_total + g) % len(pool)] for g in range(g_total)]
+        key, sub = jax.random.split(key)
+        final, winner, n = play(layers, sub, jnp.asarray(cands), table, cfg.turn_cap)
+        steps += n
+        fitness = np.zeros(p)
+        for g in range(p):
+            for s in range(N_PLAYERS):
+                fitness[table[g, s]] += final[g, s] / N_PLAYERS
+        w = centred_ranks(fitness)
+        grad = (w[: cfg.pairs] - w[cfg.pairs :]) @ eps / (p * cfg.sigma)
+        mean = (mean + opt.step(grad)).astype(np.float32)
+        mon = np.arange(p, g_total)
+        seat = (table[mon] == p).argmax(1)
+        mine = final[mon, seat]
+        others = np.where(table[mon] == RANDOM, final[mon], -np.inf).max(1)
+        curve["generation"].append(gen + 1)
+        curve["env_steps"].append(steps)
+        curve["mean_fitness"].append(float(fitness.mean()))
+        curve["best_fitness"].append(float(fitness.max()))
+        curve["mean_score_vs_random"].append(float(mine.mean()))
+        curve["win_rate_vs_random"].append(float((winner[mon] == seat).mean()))
+        curve["best_random_score"].append(float(others.mean()))
+        gen += 1
+        elapsed = time.perf_counter() - start
+        if first_done is None:
+            first_done = (elapsed, steps)
+        log(
+            f"generation {gen}: {steps:,} env steps, {elapsed:,.0f} s, fitness mean "
+            f"{fitness.mean():.2f} best {fitness.max():.2f}; mean policy vs random: score "
+            f"{mine.mean():.2f} vs best random {others.mean():.2f}, won "
+            f"{curve['win_rate_vs_random'][-1]:.2f}"
+        )
+        if elapsed > minutes * 60:
+            break
+    wall = time.perf_counter() - start
+    later_s, later_steps = wall - first_done[0], steps - first_done[1]
+    return {
+        "theta": mean,
+        "curve": curve,
+        "generations": gen,
+        "env_steps": steps,
+        "wall_s": wall,
+        "env_steps_per_s": later_steps / later_s if later_steps else steps / wall,
+    }
+
+
+def evaluate(
+    theta: np.ndarray, cfg: ESConfig, games: int, seed: int, minutes: float | None = None
+) -> dict[str, Any]:
+    """``theta`` against five uniform random players in ``games`` games on map seeds ``seed ..``
+    (batches of the training shape), game ``k`` in seat ``k % 6``; with ``minutes``, no new batch
+    starts after that time (``games`` then counts the games played)."""
+    g_total = n_games(cfg)
+    deadline = None if minutes is None else time.perf_counter() + 60 * minutes
+    thetas = jnp.asarray(np.asarray(theta, np.float32)[None])
+    won, scores, best_other, done = 0, [], [], 0
+    key = jax.random.PRNGKey(seed)
+    while done < games and (deadline is None or time.perf_counter() < deadline):
+        ks = np.arange(done, done + g_total)
+        table = np.full((g_total, N_PLAYERS), RANDOM, np.int32)
+        table[np.arange(g_total), ks % N_PLAYERS] = 0
+        key, sub = jax.random.split(key)
+        final, winner, _ = play(pool_layers(seed + ks), sub, thetas, table, cfg.turn_cap)
+        take = min(g_total, games - done)
+        seat = ks % N_PLAYERS
+        rows = np.arange(g_total)
+        won += int((winner == seat)[:take].sum())
+        scores += final[rows, seat][:take].tolist()
+        best_other += np.where(table == RANDOM, final, -np.inf).max(1)[:take].tolist()
+        done += take
+    return {
+        "games": done,
+        "games_asked": games,
+        "wins": won,
+        "win_rate": won / max(done, 1),
+        "mean_score": float(np.mean(scores)),
+        "mean_best_random_score": float(np.mean(best_other)),
+        "map_seeds": f"{seed}..{seed + done - 1}",
+    }
+
+
+def bare_rate(cfg: ESConfig, seed: int, steps: int = 8) -> float:
+    """Env steps per second of uniform random play on the simulator at the training batch: every
+    seat random, through the training loop's own action function (the same compiled step)."""
+    g_total = n_games(cfg)
+    layers = pool_layers(range(g_total))
+    step, games, tracker, metrics, ids, obs, _m, _s = build_simulator(
+        layers, "duplicate", jax.random.PRNGKey(seed), turn_cap=cfg.turn_cap, auto_reset=False
+    )
+    thetas = jnp.zeros((1, N_PARAMS), jnp.float32)
+    table = jnp.full((g_total, N_PLAYERS), RANDOM, jnp.int32)
+    key = jax.random.PRNGKey(seed + 1)
+    out = step(games, _choose(thetas, table, obs, key), tracker, metrics, ids)  # compiles
+    jax.block_until_ready(out)
+    games, tracker, metrics, ids, obs = out[:5]
+    t0 = time.perf_counter()
+    for i in range(steps):
+        actions = _choose(thetas, table, obs, jax.random.fold_in(key, i))
+        games, tracker, metrics, ids, obs, *_ = step(games, actions, tracker, metrics, ids)
+    jax.block_until_ready(games)
+    return steps * g_total / (time.perf_counter() - t0)

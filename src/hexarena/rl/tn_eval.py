@@ -1,0 +1,162 @@
+"""A Terra Nova ES policy through the game contract: its moves, and games against the heuristic.
+
+:class:`TerraNovaPolicy` turns a role's view into the dense preference move the simulator takes
+(nested lists, the contract's dense form), from the same observation the batched simulator gives,
+so ``--players policy:docs/rl/terranova/policy.npz`` plays exactly the trained policy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+import jax
+import numpy as np
+
+from hexarena.games.terranova.engine.spaces import random_actions
+from hexarena.rl.tn_policy import act, load
+
+_random = jax.jit(random_actions)  # one compile, not an op-by-op dispatch a move
+
+
+def random_move(seed: int) -> tuple:
+    """The uniform random player's dense move (numpy), from a seed."""
+    return jax.tree_util.tree_map(np.asarray, _random(jax.random.PRNGKey(seed % 2**31)))
+
+
+class TerraNovaPolicy:
+    """``TerraNovaPolicy(path)(obs, seed)``: the dense move of the policy saved at ``path``."""
+
+    def __init__(self, path: str | Path) -> None:
+        loaded = load(path)
+        if loaded is None:
+            raise ValueError(f"{Path(path).name} is not a Terra Nova policy")
+        theta, self.meta = loaded
+        self._act = jax.jit(lambda obs, key: act(jax.numpy.asarray(theta), obs, key))
+
+    def __call__(self, obs: dict[str, Any], seed: int) -> tuple:
+        out = self._act(obs, jax.random.PRNGKey(seed % 2**31))
+        return jax.tree_util.tree_map(np.asarray, out)
+
+    def move(self, obs: dict[str, Any], opts: dict[str, Any], seed: int) -> dict[str, Any]:
+        """The same preferences as a sparse move (what a ``policy:PATH`` player answers)."""
+        return sparse_move(self(obs, seed), obs, opts, np.random.default_rng(seed))
+
+
+def sparse_move(dense: tuple, obs: dict[str, Any], opts: dict[str, Any], rng: np.random.Generator) -> dict:
+    """A sparse move that the resolver executes as ``dense``: full rankings (option indices, best
+    first) for every endpoint the policy scores, for the player's own units and cities; each
+    unit's targets are its legal ones in a random order (the policy's uniform target scores)."""
+    _trade, policy, tenet, tech, (categories, _targets), (worked, build) = dense
+    me = int(obs["player_id"])
+
+    def order(scores: np.ndarray) -> list[int]:
+        return [int(i) for i in np.argsort(-scores, kind="stable")]
+
+    units = {}
+    for slot in np.flatnonzero(np.asarray(obs["units"]["unit_type"])[me] > 0):
+        legal = np.zeros(np.shape(opts["reach"])[1], bool)
+        for key in ("reach", "attack", "relocate", "send"):
+            legal |= np.asarray(opts[key][slot], bool)
+        unit: dict[str, Any] = {"categories": order(categories[slot])}
+        if legal.any():
+            unit["targets"] = [int(t) for t in rng.permutation(np.flatnonzero(legal))]
+        units[str(slot)] = unit
+    cities = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[me] > 0)
+    return {
+        "tech": order(tech),
+        "policy": order(policy),
+        "tenet": order(tenet),
+        "units": units,
+        "build": {str(c): order(build[c]) for c in cities},
+        "work": {str(c): [int(j) for j in np.argmax(worked[c], axis=1)] for c in cities},  # citizen k's first
+    }
+
+
+def apply_dense(state: Any, dense: tuple) -> Any:
+    """``state`` (a full :class:`TerraNovaState`) after the mover's dense preference tuple (numpy
+    arrays), stepped by the compiled step directly: ``apply`` would take the move as JSON lists
+    (a hundred thousand numbers a move), as the PettingZoo env steps too."""
+    from hexarena.games.terranova.contract import compiled
+
+    env = state.environment
+    new, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
+    by = list(env.executed_by)
+    by[env.player] = jax.tree_util.tree_map(lambda x: np.asarray(x).tolist(), executed)
+    after = dataclasses.replace(
+        env,
+        player=int(new.player),
+        turn=int(new.turn),
+        done=bool(done),
+        winner=int(winner),
+        victory=int(new.victory),
+        scores=tuple(float(x) for x in np.asarray(scores)),
+        executed=by[env.player],
+        executed_by=tuple(by),
+        state=new,
+        tracker=tracker,
+    )
+    return state.replace(environment=after, roles=state.roles_for(after))
+
+
+def own_obs(state: Any) -> dict[str, Any]:
+    """The observation (numpy) of the player to move in a full state."""
+    from hexarena.games.terranova.contract import compiled
+
+    env = state.environment
+    obs, _opts = compiled.view(env.state, env.tracker, env.player)
+    return jax.tree_util.tree_map(np.asarray, obs)
+
+
+def heuristic_games(path: str | Path, minutes: float, max_games: int, seed: int, turn_cap: int = 60) -> dict:
+    """Games of the policy, the ``heuristic`` bot and four uniform random players, through the
+    contract, until ``max_games`` or ``minutes`` run out: game ``k`` (map and game seed
+    ``seed + k``) seats the policy at ``k % 6`` and the bot three seats on. A win is the first place
+    by score (or a victory); ``beat_heuristic`` counts games where the policy outscored the bot."""
+    from hexarena.games.terranova.adapter import TerraNovaState
+    from hexarena.games.terranova.bots.planner import StrategicPlayer
+
+    policy = TerraNovaPolicy(path)
+    bot = StrategicPlayer()
+    deadline = time.perf_counter() + minutes * 60
+    won = beat = games = 0
+    scores: list[tuple[float, float]] = []
+    while games < max_games and time.perf_counter() < deadline:
+        k = games
+        state = TerraNovaState.new(seed=seed + k, turn_cap=turn_cap)
+        roles = state.all_roles()
+        me, them = roles[k % 6], roles[(k + 3) % 6]
+        bot.reset(roles, seed + k)
+        n = 0
+        while state.validate_game() is None:
+            role = state.roles[0]
+            if role == them:
+                before = state.environment
+                state = state.apply(bot.act(state.query_game(role)).move)
+                if state.environment is before:
+                    raise RuntimeError(f"the heuristic's move was refused: {state.message}")
+            else:
+                draw = (seed + k) * 1000 + n  # each move its own random stream
+                dense = policy(own_obs(state), draw) if role == me else random_move(draw)
+                state = apply_dense(state, dense)
+            n += 1
+        final = state.get_scores()
+        outcome = state.validate_game()
+        won += int(outcome.ranking[0] == (me,))
+        beat += int(final[me] > final[them])
+        scores.append((final[me], final[them]))
+        games += 1
+    return {
+        "games": games,
+        "wins": won,
+        "win_rate": won / games if games else 0.0,
+        "beat_heuristic": beat,
+        "beat_heuristic_rate": beat / games if games else 0.0,
+        "mean_score": float(np.mean([s for s, _ in scores])) if scores else 0.0,
+        "mean_heuristic_score": float(np.mean([h for _, h in scores])) if scores else 0.0,
+        "setting": "the policy, the heuristic bot (three seats on) and four uniform random players; "
+        f"policy in seat k % 6 of game k, seeds {seed}.. (never trained on); stopped after "
+        f"{minutes} minutes or {max_games} games",
+    }

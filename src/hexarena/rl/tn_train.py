@@ -1,0 +1,110 @@
+"""``python -m hexarena.rl.train terranova``: ES on the batched simulator, then its evaluation.
+
+Writes ``OUT/terranova/{policy.npz, curve.png}`` and returns the results (``results.json``):
+the ES settings, env steps, wall time, the training rate next to the simulator's bare random-play
+rate at the same batch (measured first, in the same process), the win rate against five uniform
+random players on map seeds never trained on, and the games against the heuristic bot played
+within ``--heuristic-minutes`` through the game contract (one game at a time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jax
+
+from hexarena.rl.tn_es import ESConfig, bare_rate, evaluate, n_games, train
+from hexarena.rl.tn_policy import save
+
+EVAL_SEED = 1_000_000  # map seeds of the games against random players (training uses 0 .. map_pool - 1)
+HEURISTIC_SEED = 2_000_000
+
+
+def es_config(args: argparse.Namespace) -> ESConfig:
+    fields = {}
+    for item in args.es:
+        key, _, value = item.partition("=")
+        if key not in ESConfig._fields:
+            raise SystemExit(f"--es {item!r}: no such setting; settings: {', '.join(ESConfig._fields)}")
+        fields[key] = type(getattr(ESConfig(), key))(json.loads(value))
+    return ESConfig(**fields)
+
+
+def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -> dict[str, Any]:
+    out = Path(args.out) / "terranova"
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = es_config(args)
+    cache = os.environ.get("HEXARENA_JAX_CACHE")
+    if cache and cache.lower() not in ("off", "0", "false", "no", "none"):
+        jax.config.update("jax_compilation_cache_dir", cache)  # the tests' cache: the same compiled step
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 1.0)
+    print(f"jax {jax.__version__} on {jax.devices()}; {cfg}", flush=True)
+    t0 = time.perf_counter()
+    anchor = bare_rate(cfg, args.seed)
+    took = time.perf_counter() - t0
+    print(f"bare random play: {anchor:,.1f} env steps/s at {n_games(cfg)} games ({took:.0f} s)", flush=True)
+    run = train(cfg, args.seed, args.minutes, args.generations, log=lambda s: print(s, flush=True))
+    settings = cfg._asdict()
+    save(out / "policy.npz", run["theta"], settings)
+    t1 = time.perf_counter()
+    vs_random = evaluate(run["theta"], cfg, args.eval_games, EVAL_SEED, minutes=args.eval_minutes)
+    vs_random["wall_s"] = round(time.perf_counter() - t1, 1)
+    print(f"vs random: {vs_random}", flush=True)
+    from hexarena.rl.tn_eval import heuristic_games  # the bot's modules load only for this
+
+    vs_heuristic = heuristic_games(
+        out / "policy.npz",
+        minutes=args.heuristic_minutes,
+        max_games=args.heuristic_games,
+        seed=HEURISTIC_SEED,
+        turn_cap=cfg.turn_cap,
+    )
+    print(f"vs heuristic: {vs_heuristic}", flush=True)
+    notes = [
+        f"{part['games']} of the {asked} games asked against {who} fitted in {minutes} minutes"
+        for part, asked, who, minutes in (
+            (vs_random, args.eval_games, "random players", args.eval_minutes),
+            (vs_heuristic, args.heuristic_games, "the heuristic", args.heuristic_minutes),
+        )
+        if part["games"] < asked
+    ]
+    curve = run["curve"]
+    plot_curve(
+        out / "curve.png",
+        curve["env_steps"],
+        curve["mean_fitness"],
+        curve["win_rate_vs_random"],
+        f"ES, Terra Nova, 6 players, {cfg.turn_cap} rounds: mean candidate score (left); "
+        f"the mean policy against 5 random players, {cfg.monitor} games a generation (right)",
+        ylabel="mean final score of the candidates",
+    )
+    return {
+        "game": "terranova",
+        "algorithm": "OpenAI-ES (antithetic, centred ranks, Adam) over a linear preference policy "
+        "(hexarena.rl.tn_es, hexarena.rl.tn_policy) on the batched simulator",
+        "device": str(jax.devices()[0]),
+        "settings": settings,
+        "game_params": {"players": 6, "turn_cap": cfg.turn_cap},
+        "generations": run["generations"],
+        "env_steps": run["env_steps"],
+        "env_steps_note": "player turns of every game in the batch (every seat's, as the anchor counts)",
+        "wall_s": round(run["wall_s"], 1),
+        "training_env_steps_per_s": round(run["env_steps_per_s"], 1),
+        "training_rate_note": "generations after the first (which compiles the policy)",
+        "bare_random_env_steps_per_s": round(anchor, 1),
+        "batch_games": n_games(cfg),
+        "vs_random": vs_random,
+        "win_rate_vs_random": vs_random["win_rate"],
+        "games_vs_random": vs_random["games"],
+        "vs_heuristic": vs_heuristic,
+        "win_rate_vs_heuristic": vs_heuristic["win_rate"],
+        "games_vs_heuristic": vs_heuristic["games"],
+        "notes": notes,
+        "curve": curve,
+    }

@@ -1,0 +1,172 @@
+"""Terra Nova's RL pieces: the Gymnasium id (flat observation, masked action heads), the flat
+PettingZoo env under ``api_test``, the ES policy and its ``policy:PATH`` player, and the trainer.
+
+Every game here is one or two rounds and goes through the contract's compiled functions (cached
+on disk: no new compile); the trainer's run on the batched simulator compiles a batch shape of
+its own, so it is marked slow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import gymnasium
+import jax
+import numpy as np
+import pytest
+
+import hexarena.rl  # noqa: F401  (registers the ids)
+from hexarena.games.terranova.contract.moves import to_dense
+from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, map_shapes
+from hexarena.rl.tn_es import Adam, ESConfig, centred_ranks, check_layout, seat_table
+from hexarena.rl.tn_eval import TerraNovaPolicy, own_obs
+from hexarena.rl.tn_gym import HEADS
+from hexarena.rl.tn_policy import N_PARAMS, save
+from hexarena.rl.tn_train import es_config
+
+SETTLE = 1  # units.json category
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gymnasium.make("hexarena/TerraNova-v0", turn_cap=1)
+    yield env
+    env.close()
+
+
+def _legal_choice(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A legal option per row, an option rather than "no preference" wherever one is legal."""
+    rows = mask.reshape(-1, mask.shape[-1])
+    picks = [rng.choice(np.flatnonzero(r[:-1])) if r[:-1].any() else len(r) - 1 for r in rows]
+    return np.asarray(picks).reshape(mask.shape[:-1])
+
+
+def test_gym_id_flat_observation_masks_and_a_short_episode(env):
+    obs, info = env.reset(seed=3)
+    base = env.unwrapped
+    assert env.observation_space.contains(obs) and obs.ndim == 1
+    assert base.layout[-1][2] == obs.shape[0]
+    masks = base.action_masks()
+    assert set(masks) == set(HEADS) and masks is info["action_mask"]
+    for name, dims in HEADS.items():
+        assert masks[name].shape == (*((len(dims),) if len(dims) > 1 else ()), dims[0])
+        assert masks[name][..., -1].all()  # "no preference" is always allowed
+    # turn 0: a settler and a warrior; the settler may settle, no city builds yet
+    cats = masks["unit_category"][:, :-1]
+    assert cats[:, SETTLE].sum() == 1 and not masks["build"][:, :-1].any()
+    rng = np.random.default_rng(0)
+    action = {k: _legal_choice(m, rng) for k, m in masks.items()}
+    action = {k: int(v) if v.ndim == 0 else v for k, v in action.items()}
+    settler = int(np.flatnonzero(cats[:, SETTLE])[0])
+    action["unit_category"][settler] = SETTLE
+    obs, reward, term, trunc, info = env.step(action)
+    assert term and not trunc and "outcome" in info  # one round: the learner's move ended it
+    executed = base.state.environment.executed_by[0]
+    assert executed[3][0] == action["tech"]  # the chosen legal tech is researched
+    assert executed[4][0][settler] == SETTLE  # the settler settled where it stood
+    assert reward > 0  # a city: score
+
+
+def test_gym_refuses_an_action_outside_the_space(env):
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="not in"):
+        env.step({"tech": 500})
+
+
+def test_flat_pettingzoo_env_passes_api_test_without_type_warnings():
+    pytest.importorskip("pettingzoo")
+    import warnings
+
+    from pettingzoo.test import api_test
+
+    from hexarena.games.terranova.pettingzoo_env import TerraNovaAECEnv, unflatten_action
+
+    env = TerraNovaAECEnv(turn_cap=1, flat=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env, num_cycles=8)
+    types = [
+        str(w.message) for w in caught if "NumPy array" in str(w.message) or "probably" in str(w.message)
+    ]
+    assert types == []
+    sample = env.action_space("red").sample()
+    back = unflatten_action(sample)
+    assert jax.tree_util.tree_map(np.shape, back) == map_shapes(lambda s: s, ACTION_SHAPES)
+
+
+def test_policy_moves_follow_its_dense_preferences(tmp_path):
+    """The sparse move a ``policy:PATH`` player sends resolves as the dense scores do."""
+    from hexarena.games.terranova.adapter import TerraNovaState
+    from hexarena.games.terranova.contract import compiled
+
+    rng = np.random.default_rng(1)
+    path = tmp_path / "p.npz"
+    save(path, rng.normal(size=N_PARAMS), {"note": "test"})
+    policy = TerraNovaPolicy(path)
+    state = TerraNovaState.new(seed=5, turn_cap=2)
+    env = state.environment
+    obs, opts = jax.tree_util.tree_map(np.asarray, compiled.view(env.state, env.tracker, 0))
+    dense = policy(own_obs(state), 7)
+    sparse = to_dense(policy.move(obs, opts, 7))
+    for got, want in ((sparse[1], dense[1]), (sparse[3], dense[3]), (sparse[2], dense[2])):
+        assert np.argmax(got) == np.argmax(want)
+    units = np.flatnonzero(obs["units"]["unit_type"][0] > 0)
+    for u in units:
+        assert np.argmax(sparse[4][0][u]) == np.argmax(dense[4][0][u])
+
+
+def test_policy_player_through_hexarena_play(tmp_path):
+    """``hexarena play terranova --players policy:PATH,...``: the policy's moves are all accepted."""
+    from typer.testing import CliRunner
+
+    from hexarena.cli import app
+
+    path = tmp_path / "policy.npz"
+    save(path, np.random.default_rng(2).normal(size=N_PARAMS), {})
+    players = f"policy:{path},heuristic,random,random,random,random"
+    args = ["play", "terranova", "--players", players, "-p", "turn_cap=1", "--out", str(tmp_path / "r")]
+    run = CliRunner().invoke(app, [*args, "--quiet"])
+    assert run.exit_code == 0, run.output
+    result = json.loads((tmp_path / "r" / "result.json").read_text())
+    assert result["players"][0]["name"] == "policy:policy.npz" and result["invalid"]["red"] == 0
+
+
+def test_es_layout_math_and_settings():
+    cfg = ESConfig(pairs=6, monitor=4)
+    check_layout(cfg)
+    table = seat_table(cfg, generation=1)
+    p = 2 * cfg.pairs
+    counts = np.bincount(table[:p].ravel(), minlength=p)
+    assert (counts == 6).all()  # every candidate once per seat ...
+    for c in range(p):
+        assert len({g for g in range(p) if c in table[g]}) == 6  # ... in six games
+    assert ((table[p:] == p).sum(1) == 1).all() and ((table[p:] == -1).sum(1) == 5).all()
+    with pytest.raises(ValueError, match="stride"):
+        check_layout(ESConfig(pairs=3, stride=6))
+    assert np.allclose(centred_ranks(np.array([3.0, 1.0, 2.0])), [0.5, -0.5, 0.0])
+    adam = Adam(2, lr=0.1)
+    assert np.allclose(adam.step(np.array([1.0, -2.0])), [0.1, -0.1])
+    args = argparse.Namespace(es=["pairs=4", "sigma=0.2"])
+    assert es_config(args)[:1] == (4,) and es_config(args).sigma == 0.2
+    args.es = ["pears=4"]
+    with pytest.raises(SystemExit, match="no such setting"):
+        es_config(args)
+
+
+@pytest.mark.slow
+def test_trainer_smoke_run_writes_its_files(tmp_path):
+    """Two ES generations of one-round games at the default batch (16 games: the shape a real
+    run compiles, so a warm cache serves it), then both evaluations and the files."""
+    from hexarena.rl.train import main
+
+    args = ["terranova", "--out", str(tmp_path), "--generations", "2", "--minutes", "60"]
+    args += ["--es", "turn_cap=1", "--es", "map_pool=4", "--eval-games", "16", "--heuristic-games", "1"]
+    main(args)
+    out = tmp_path / "terranova"
+    results = json.loads((out / "results.json").read_text())
+    assert results["generations"] == 2 and results["games_vs_random"] == 16
+    assert results["games_vs_heuristic"] == 1 and results["notes"] == []
+    assert results["bare_random_env_steps_per_s"] > 0 and results["training_env_steps_per_s"] > 0
+    assert len(results["curve"]["win_rate_vs_random"]) == 2
+    assert (out / "policy.npz").is_file() and (out / "curve.png").is_file()
