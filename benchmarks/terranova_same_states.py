@@ -61,7 +61,8 @@ def run_tree(src: str, game: tuple) -> list[dict[str, str]]:
         "from benchmarks.terranova_same_states import play; "
         f"print(json.dumps(play(*{game!r})))"
     )
-    cache = os.path.join(os.environ.get("HEXARENA_JAX_CACHE", tempfile.gettempdir()), "xla-same-states")
+    # JAX's own cache, in the folder the Terra Nova tests use (tests/terranova/conftest.py)
+    cache = os.environ.get("HEXARENA_JAX_CACHE") or os.path.join(tempfile.gettempdir(), "xla-same-states")
     out = subprocess.run([sys.executable, "-c", code, cache], env=env, capture_output=True, text=True)
     if out.returncode:
         last = out.stderr.strip().splitlines()[-1:] or [f"exit status {out.returncode}"]
