@@ -2,9 +2,11 @@
 
 Run ``python -m benchmarks terranova`` (CPU unless JAX sees an accelerator). Compile times are
 measured with the persistent compilation cache switched off, so they are cold numbers. Each
-figure is printed next to the anchor's, measured in the same run: stage 1's simulator (commit
-``ANCHOR_REF``, or ``TERRANOVA_ANCHOR_REF``; empty skips it), exported from git into a temporary
-folder and measured by this same code in a subprocess. ``cpu_s_per_step`` (process CPU time, all
+figure is printed next to the anchor's, measured in the same run: the simulator of commit
+``ANCHOR_REF`` (or ``TERRANOVA_ANCHOR_REF``; empty skips it), exported from git into a temporary
+folder and measured by this same code in a subprocess. The default anchor is main just before
+issue 24's rule fixes, whose cost they must keep within 5 %; the anchor must have the package's
+rooms layout (``engine/...``), which this code imports. ``cpu_s_per_step`` (process CPU time, all
 threads) is the steadier figure on a shared machine.
 
 Large batches alone (no anchor): ``python -m benchmarks.terranova_bench --sizes 256,1024,4096``,
@@ -33,7 +35,9 @@ from hexarena.games.terranova.engine.state import state_bytes
 BATCHES = (1, 64)
 STEPS = 60
 MAP_POOL = 64  # distinct maps; larger batches cycle them (each game has its own key)
-ANCHOR_REF = "e26c043"  # stage 1 (issue 6) as merged, before stage 2
+ANCHOR_REF = "905da78"  # the simulator before issue 24's rule fixes (engine/ rooms layout)
+ENGINE = "src/hexarena/games/terranova/engine"
+NEEDED = ("mapgen.py", "simulator.py", "spaces.py", "state.py")  # the modules imported above
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -86,21 +90,33 @@ def bench_batch(batch: int, steps: int = STEPS) -> dict[str, float]:
     }
 
 
-def anchor_batch(ref: str, batch: int) -> dict[str, float]:
-    """``bench_batch(batch)`` on the simulator of git commit ``ref``, in a subprocess."""
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ref, "src"], check=True, capture_output=True
+def export_anchor(ref: str, into: str) -> None:
+    """Writes commit ``ref``'s ``src`` into folder ``into``; a ref git does not know, or one without
+    the modules this benchmark imports, exits with a one-line message before anything is timed."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True)
+    if archive.returncode:
+        reason = archive.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["git failed"]
+        raise SystemExit(f"anchor {ref!r}: git archive failed: {reason[0]}")
+    subprocess.run(["tar", "-x", "-C", into], input=archive.stdout, check=True)
+    missing = [m for m in NEEDED if not (Path(into) / ENGINE / m).exists()]
+    if missing:
+        raise SystemExit(
+            f"anchor {ref!r} lacks {ENGINE}/{', '.join(missing)} (it predates the engine/ layout);"
+            " set TERRANOVA_ANCHOR_REF to a later commit, or to '' to skip the anchor"
         )
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        env = {**os.environ, "PYTHONPATH": f"{tmp}/src{os.pathsep}{ROOT}"}
-        code = (
-            "import jax, json; jax.config.update('jax_enable_compilation_cache', False); "
-            f"from benchmarks.terranova_bench import bench_batch; print(json.dumps(bench_batch({batch})))"
-        )
-        out = subprocess.run(
-            [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
-        )
+
+
+def anchor_batch(src: str, batch: int) -> dict[str, float]:
+    """``bench_batch(batch)`` on the simulator exported into folder ``src``, in a subprocess."""
+    env = {**os.environ, "PYTHONPATH": f"{src}/src{os.pathsep}{ROOT}"}
+    code = (
+        "import jax, json; jax.config.update('jax_enable_compilation_cache', False); "
+        f"from benchmarks.terranova_bench import bench_batch; print(json.dumps(bench_batch({batch})))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if out.returncode:
+        last = out.stderr.strip().splitlines()[-1:] or [f"exit status {out.returncode}"]
+        raise SystemExit(f"anchor run failed at batch {batch}: {last[0]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -108,16 +124,20 @@ def main() -> None:
     jax.config.update("jax_enable_compilation_cache", False)
     ref = os.environ.get("TERRANOVA_ANCHOR_REF", ANCHOR_REF)
     print(f"devices: {jax.devices()}; load average {os.getloadavg()[0]:.1f}; anchor: {ref or 'none'}")
-    print(f"map generation: {bench_mapgen():.3f} s per map")
-    for batch in BATCHES:
-        result = bench_batch(batch)
-        anchor = anchor_batch(ref, batch) if ref else {}
-        print(f"batch {batch}:", flush=True)
-        for k, v in result.items():
-            line = f"  {k:28s} {v:12.4g}"
-            if k in anchor:
-                line += f"   anchor {anchor[k]:12.4g}   ratio {v / anchor[k]:.2f}" if anchor[k] else ""
-            print(line, flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        if ref:
+            export_anchor(ref, tmp)
+        print(f"map generation: {bench_mapgen():.3f} s per map")
+        for batch in BATCHES:
+            result = bench_batch(batch)
+            anchor = anchor_batch(tmp, batch) if ref else {}
+            print(f"batch {batch}:", flush=True)
+            for k, v in result.items():
+                line = f"  {k:28s} {v:12.4g}"
+                if k in anchor:
+                    line += f"   anchor {anchor[k]:12.4g}   ratio {v / anchor[k]:.2f}" if anchor[k] else ""
+                print(line, flush=True)
+        print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 def batched(argv: list[str] | None = None) -> None:

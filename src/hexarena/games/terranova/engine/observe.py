@@ -370,14 +370,16 @@ def _religion_obs(state: GameState, o: jax.Array, classes: jax.Array) -> Obs:
     mine = gather(state.tiles.owner == o, frames, False)[..., None]
     on_tiles = jnp.einsum("ftc,fcy->fty", here, faith.tile_bonus) * mine  # (10, 37, 7)
     n_tiles = classes.shape[0]
-    per_city = jnp.zeros((MAX_CITIES, n_tiles + 1, N_YIELDS), jnp.float32)
+    # written as int8 straight away (each tile of a plane is set once): a float plane per city would
+    # be four times the memory traffic for the same int8 field
+    per_city = jnp.zeros((MAX_CITIES, n_tiles + 1, N_YIELDS), jnp.int8)
     at = jnp.where(frames >= 0, frames, n_tiles)
-    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], at].set(on_tiles)[:, :n_tiles]
+    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], at].set(on_tiles.astype(jnp.int8))[:, :n_tiles]
     return {
         "religious_population": rel.followers[o],
         "religious_tenets_per_city": city_tenets(state, o).astype(jnp.int8),
         "building_yields": faith.flat,
-        "additional_yield_map": per_city.reshape(MAX_CITIES, ROWS, COLS, N_YIELDS).astype(jnp.int8),
+        "additional_yield_map": per_city.reshape(MAX_CITIES, ROWS, COLS, N_YIELDS),
         "cs_perturn_influence_cumulative": rel.cs_pressure[o],
         "player_perturn_influence_cumulative": rel.pressure[o],
     }

@@ -25,7 +25,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from hexarena.games.terranova.engine.mapgen import GameMap
 from hexarena.games.terranova.engine.observe import Tracker, empty_tracker, observe, update_tracker
 from hexarena.games.terranova.engine.state import N_PLAYERS, GameState, MapLayers, map_layers
-from hexarena.games.terranova.engine.step import new_game, step_game
+from hexarena.games.terranova.engine.step import new_game, step_game, step_games
 
 AXIS = "devices"
 STRATEGIES = ("duplicate", "split")
@@ -63,18 +63,42 @@ def _update_metrics(
     }
 
 
+def _after_step(
+    state: GameState,
+    tracker: Tracker,
+    metrics: dict,
+    player: jax.Array,
+    reward: jax.Array,
+    done: jax.Array,
+    winner: jax.Array,
+) -> tuple[Tracker, dict, dict]:
+    """The tracker, metrics and the next player's observation after one game's step."""
+    reset = done & state.auto_reset
+    tracker = jax.tree_util.tree_map(lambda e, t: jnp.where(reset, e, t), empty_tracker(), tracker)
+    tracker = update_tracker(tracker, state)
+    metrics = _update_metrics(metrics, player, reward, done, winner)
+    return tracker, metrics, observe(state, tracker, state.player)
+
+
 def game_step(
     state: GameState, tracker: Tracker, metrics: dict, actions: tuple
 ) -> tuple[GameState, Tracker, dict, jax.Array, dict, jax.Array, jax.Array, tuple]:
     """One game, one player's turn, plus the tracker, metrics and the next player's observation."""
     player = state.player
     state, executed, reward, done, winner = step_game(state, actions)
-    reset = done & state.auto_reset
-    tracker = jax.tree_util.tree_map(lambda e, t: jnp.where(reset, e, t), empty_tracker(), tracker)
-    tracker = update_tracker(tracker, state)
-    metrics = _update_metrics(metrics, player, reward, done, winner)
-    obs = observe(state, tracker, state.player)
+    tracker, metrics, obs = _after_step(state, tracker, metrics, player, reward, done, winner)
     return state, tracker, metrics, state.player, obs, reward, done, executed
+
+
+def games_step(
+    states: GameState, tracker: Tracker, metrics: dict, actions: tuple
+) -> tuple[GameState, Tracker, dict, jax.Array, dict, jax.Array, jax.Array, tuple]:
+    """:func:`game_step` over a leading axis of games (:func:`~.step.step_games`: the same results,
+    the city states' round and restarts computed only on the steps that have them)."""
+    players = states.player
+    states, executed, reward, done, winner = step_games(states, actions)
+    tracker, metrics, obs = jax.vmap(_after_step)(states, tracker, metrics, players, reward, done, winner)
+    return states, tracker, metrics, states.player, obs, reward, done, executed
 
 
 @jax.jit
@@ -128,7 +152,10 @@ def env_step_for(devices: tuple[Any, ...]) -> tuple[Callable, Mesh, NamedShardin
     def local(
         states: GameState, actions: tuple, tracker: Tracker, metrics: dict, _turn_ids: jax.Array
     ) -> tuple:
-        return jax.vmap(jax.vmap(game_step))(states, tracker, metrics, actions)
+        lead = states.turn.shape  # (1, games) on each device: one flat axis of games
+        flat = lambda tree: jax.tree_util.tree_map(lambda x: x.reshape(-1, *x.shape[2:]), tree)  # noqa: E731
+        out = games_step(flat(states), flat(tracker), flat(metrics), flat(actions))
+        return jax.tree_util.tree_map(lambda x: x.reshape(*lead, *x.shape[1:]), out)
 
     env_step = jax.jit(_shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False))
     return env_step, mesh, NamedSharding(mesh, spec)

@@ -36,7 +36,7 @@ from hexarena.games.terranova.engine.rules.great_people import grant_free_units,
 from hexarena.games.terranova.engine.rules.policies import adopt_policies
 from hexarena.games.terranova.engine.rules.pressure import city_state_followers
 from hexarena.games.terranova.engine.rules.religion import religion_phase
-from hexarena.games.terranova.engine.rules.units import heal_units, unit_phase
+from hexarena.games.terranova.engine.rules.units import heal_units, unit_phase, unit_phase_games
 from hexarena.games.terranova.engine.state import (
     N_CITY_STATES,
     N_PLAYERS,
@@ -236,28 +236,25 @@ def city_states_turn(state: GameState) -> GameState:
     )
 
 
-def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
-    """The turn of ``state.player``; returns (state, executed actions, reward, done, winner).
-
-    With ``state.auto_reset`` a finished game is already restarted in the returned state (the
-    batched simulator); without it the final position stays (the game-contract adapter).
-    """
-    (
-        trade_scores,
-        policy_scores,
-        tenet_scores,
-        tech_scores,
-        (type_scores, target_scores),
-        (citizen_scores, build_scores),
-    ) = actions
+def _before_units(state: GameState, actions: Actions) -> tuple[GameState, tuple]:
+    """Trade, then the free picks granted last turn (wonders, a spy's theft), as in the original;
+    returns the state and what the rest of the turn needs of this part."""
+    trade_scores, policy_scores, _, tech_scores, _, _ = actions
     p = state.player
     state, deals = trade.trade_phase(state, p, trade_scores)
     rows_before = civic_rows(state, p)
-    # free picks granted last turn (wonders, a spy's theft) come first, as in the original
     state, free_policy = adopt_policies(state, p, policy_scores, buy=False)
     state, free_tech = choose_research(state, p, tech_scores, pick=False)
-    at_war_before = state.players.at_war
-    state, ucat, utgt = unit_phase(state, p, type_scores, target_scores)
+    return state, (deals, rows_before, free_policy, free_tech, state.players.at_war)
+
+
+def _after_units(
+    state: GameState, actions: Actions, before: tuple, ucat: jax.Array, utgt: jax.Array
+) -> tuple[GameState, tuple, jax.Array]:
+    """The rest of the acting player's turn after its units; returns (state, executed, reward)."""
+    _, policy_scores, tenet_scores, tech_scores, _, (citizen_scores, build_scores) = actions
+    deals, rows_before, free_policy, free_tech, at_war_before = before
+    p = state.player
     # wars declared this turn end the deals and routes between the two (before any unit is built)
     state = trade_routes.clear_dead_routes(trade.after_wars(state, at_war_before))
     built_before = state.cities.buildings[p]
@@ -276,18 +273,76 @@ def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax
     reward = scores[p] - state.players.prev_score[p]
     pl = state.players
     state = state._replace(players=pl._replace(prev_score=pl.prev_score.at[p].set(scores[p])))
-    round_ends = p == N_PLAYERS - 1
-    state = jax.lax.cond(round_ends, city_states_turn, lambda s: s, state)
+    executed = (tuple(deals), policy, tenet, tech, (ucat, utgt), (worked, built))
+    return state, executed, reward
+
+
+def play_turn(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array]:
+    """The acting player's part of a turn (everything before the city states' round); returns
+    (state, executed actions, reward)."""
+    state, before = _before_units(state, actions)
+    type_scores, target_scores = actions[4]
+    state, ucat, utgt = unit_phase(state, state.player, type_scores, target_scores)
+    return _after_units(state, actions, before, ucat, utgt)
+
+
+def close_turn(state: GameState, round_ends: jax.Array) -> tuple[GameState, jax.Array, jax.Array, jax.Array]:
+    """After the city states' round: the next player, the round counter, the turn cap and the
+    victories; returns (state, done, winner, the key a restart would start from)."""
     session = round_ends & victory.congress_session(state)
     kind, winner = victory.decide(state, domination_winner(state), session)
     turn = state.turn + round_ends
     done = (turn >= state.turn_cap) | (winner >= 0)
     key, sub = jax.random.split(state.key)
     state = state._replace(
-        turn=turn, player=(p + 1) % N_PLAYERS, done=done, winner=winner, victory=kind, key=key
+        turn=turn, player=(state.player + 1) % N_PLAYERS, done=done, winner=winner, victory=kind, key=key
     )
-    fresh = new_game(state.layers, sub, state.turn_cap, state.auto_reset)
-    reset = done & state.auto_reset
-    state = jax.tree_util.tree_map(lambda new, old: jnp.where(reset, new, old), fresh, state)
-    executed = (tuple(deals), policy, tenet, tech, (ucat, utgt), (worked, built))
+    return state, done, winner, sub
+
+
+def restart(state: GameState, key: jax.Array) -> GameState:
+    """A fresh game on the state's own map."""
+    return new_game(state.layers, key, state.turn_cap, state.auto_reset)
+
+
+def step_game(state: GameState, actions: Actions) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
+    """The turn of ``state.player``; returns (state, executed actions, reward, done, winner).
+
+    With ``state.auto_reset`` a finished game is already restarted in the returned state (the
+    batched simulator); without it the final position stays (the game-contract adapter).
+    """
+    round_ends = state.player == N_PLAYERS - 1
+    state, executed, reward = play_turn(state, actions)
+    state = jax.lax.cond(round_ends, city_states_turn, lambda s: s, state)
+    state, done, winner, key = close_turn(state, round_ends)
+    state = jax.lax.cond(done & state.auto_reset, restart, lambda s, _k: s, state, key)
     return state, executed, reward, done, winner
+
+
+def _where_any(mask: jax.Array, fn: Any, tree: Any, *args: Any) -> Any:
+    """``fn(tree, *args)`` for the games (leading axis) where ``mask``, the rest unchanged; computed
+    only when some game needs it (under ``vmap`` a ``lax.cond`` on a per-game mask computes both
+    branches for every game)."""
+
+    def run(t: Any) -> Any:
+        new = fn(t, *args)
+        pick = lambda n, o: jnp.where(mask.reshape(mask.shape + (1,) * (o.ndim - 1)), n, o)  # noqa: E731
+        return jax.tree_util.tree_map(pick, new, t)
+
+    return jax.lax.cond(mask.any(), run, lambda t: t, tree)
+
+
+def step_games(
+    states: GameState, actions: Actions
+) -> tuple[GameState, tuple, jax.Array, jax.Array, jax.Array]:
+    """:func:`step_game` over a leading axis of games, with the same results: unit slots
+    (``unit_phase_games``), the city states' round (one step in six) and restarts run only where
+    some game has them."""
+    round_ends = states.player == N_PLAYERS - 1
+    states, before = jax.vmap(_before_units)(states, actions)
+    states, ucat, utgt = unit_phase_games(states, *actions[4])
+    states, executed, reward = jax.vmap(_after_units)(states, actions, before, ucat, utgt)
+    states = _where_any(round_ends, jax.vmap(city_states_turn), states)
+    states, done, winner, keys = jax.vmap(close_turn)(states, round_ends)
+    states = _where_any(done & states.auto_reset, jax.vmap(restart), states, keys)
+    return states, executed, reward, done, winner

@@ -206,10 +206,13 @@ def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
     return resource_counts(state, p) > 0
 
 
-def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -> GameState:
+def _claim_tile(
+    state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array, tile_yields: jax.Array
+) -> GameState:
     """Spend culture on the best unowned tile next to the city's border, if affordable: the cost
     follows the tiles the city owns besides its centre (``formulas.border_cost``), changed by
-    ``pct`` % (Stonehenge, Tradition)."""
+    ``pct`` % (Stonehenge, Tradition). ``tile_yields``: ``p``'s ``player_yields`` (H, 7), which
+    nothing in the production scan changes, so it is computed once, not once per city."""
     c, t = state.cities, state.tiles
     frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
     owned = ((frame >= 0) & (gather(t.owner, frame, -1) == p) & (gather(t.owner_city, frame, -1) == cs)).sum()
@@ -218,7 +221,7 @@ def _claim_tile(state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array) -
     mine = (gather(t.owner, nb, -1) == p) & (gather(t.owner_city, nb, -1) == cs)
     free = (frame >= 0) & (gather(t.owner, frame, 0) < 0) & (gather(state.citystates.owner, frame, 1) == 0)
     cand = free & mine.any(1)
-    y = gather(player_yields(state, state.players.techs[p]), frame, 0.0)
+    y = gather(tile_yields, frame, 0.0)
     value = y[:, FOOD] * 2 + y[:, PROD] + y[:, GOLD] + 2.0 * (gather(state.layers.resource, frame, 0) > 0)
     value = value - 0.5 * const(ring_of_slot())
     best = masked_argmax(value, cand)
@@ -275,11 +278,12 @@ def production_phase(
     fixed = fixed_build_mask(state, p)
     item_mods = const(tb.production_mods)
     policy_pct = city_civic_rows(state, p) @ const(tb.policy_production)  # (10, 185)
+    tile_yields = player_yields(state, state.players.techs[p])
 
     def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
         st, claims, counts = carry
         cs, scores, prod_y, city_mods, fixed_row, civic_pct = xs
-        st = _claim_tile(st, p, cs, city_mods[tb.modifier("border_cost_pct")])
+        st = _claim_tile(st, p, cs, city_mods[tb.modifier("border_cost_pct")], tile_yields)
         mask = build_mask(st, p, cs, claims, counts, fixed_row)
         choice = masked_argmax(scores, mask)
         c = st.cities

@@ -605,59 +605,106 @@ def _combat(
     return _remove_unit(state, p, slot, (att_hp <= 0) & go)
 
 
-def unit_phase(
-    state: GameState, p: jax.Array, type_scores: jax.Array, target_scores: jax.Array
-) -> tuple[GameState, jax.Array, jax.Array]:
-    """All 30 slots of player ``p`` act in order; returns the executed (category, target) per slot."""
+def _prepare_units(state: GameState, p: jax.Array) -> tuple[GameState, jax.Array, jax.Array]:
+    """Full moves, finished worker builds, and what stays fixed while ``p``'s units act (``p``
+    cannot hurt those it gives peace to): the route table and the peace-blocked tiles."""
     tb = load_tables()
     u = state.units
     full = const(tb.unit_moves).astype(jnp.float32)[u.kind[p].astype(jnp.int32)]
     units = u._replace(moves=u.moves.at[p].set(full), fought=u.fought.at[p].set(False))
     state = finish_builds(state._replace(units=units), p)
-    cats = const(tb.unit_categories)
-    n_cat = cats.shape[1]
-    # Fixed while p's units act (p cannot hurt those it gives peace to): computed once.
-    routes, peace = trade_routes.route_table(state, p), trade.peace_blocked(state, p, occupancy(state))
+    return state, trade_routes.route_table(state, p), trade.peace_blocked(state, p, occupancy(state))
+
+
+def _idle(state: GameState, p: jax.Array, slot: jax.Array) -> jax.Array:
+    """Unit (p, slot) may act: it exists, builds nothing and has moves left."""
+    u = state.units
+    return (u.kind[p, slot] > 0) & (u.engaged_turns[p, slot] == 0) & (u.moves[p, slot] > 0)
+
+
+def _act(
+    st: GameState,
+    p: jax.Array,
+    slot: jax.Array,
+    tscore: jax.Array,
+    hscore: jax.Array,
+    routes: jax.Array,
+    peace: jax.Array,
+) -> tuple[GameState, jax.Array]:
+    """Unit (p, slot) acts; returns the state and the executed (category, target), -1 for none.
+    A unit that is not :func:`_idle` changes nothing."""
+    cats = const(load_tables().unit_categories)
+    kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
+    occ = occupancy(st)
+    dist = distance_from(jnp.maximum(pos, 0))
+    reach = reach_window(st, p, slot, occ)
+    moves_to = reachable_from(reach)
+    targets = attack_targets(st, p, slot, reach, occ) & ~peace
+    legal = jnp.zeros(cats.shape[1], bool)
+    legal = legal.at[MOVE].set(moves_to.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
+    legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
+    legal = legal.at[COMBAT].set(targets.any())
+    to_city, to_route = trade_routes.caravan_targets(st, p, slot, dist, occ.civilian)
+    legal = (
+        legal.at[trade_routes.MOVE_CARAVAN]
+        .set(to_city.any())
+        .at[trade_routes.SEND_CARAVAN]
+        .set(to_route.any())
+    )
+    legal &= cats[kind] & _idle(st, p, slot)
+    cat = masked_argmax(tscore, legal)
+    here = jnp.arange(N_TILES) == pos
+    tmask = jnp.where(cat == MOVE, moves_to, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
+    tmask = jnp.where(cat == trade_routes.MOVE_CARAVAN, to_city, tmask)
+    tmask = jnp.where(cat == trade_routes.SEND_CARAVAN, to_route, tmask)
+    target = masked_argmax(hscore, tmask)
+    tgt, c = jnp.maximum(target, 0), jnp.maximum(cat, 0)
+    st = _move(st, p, slot, tgt, cat == MOVE)
+    st = _settle(st, p, slot, cat == SETTLE)
+    st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
+    st = _approach(st, p, slot, reach, strike_from(st, p, slot, reach, tgt), cat == COMBAT)
+    st = _combat(st, p, slot, tgt, occ, cat == COMBAT)
+    st = trade_routes.caravan_action(st, p, slot, cat, tgt, routes)
+    return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])
+
+
+def unit_phase(
+    state: GameState, p: jax.Array, type_scores: jax.Array, target_scores: jax.Array
+) -> tuple[GameState, jax.Array, jax.Array]:
+    """All 30 slots of player ``p`` act in order; returns the executed (category, target) per slot."""
+    state, routes, peace = _prepare_units(state, p)
 
     def act(st: GameState, xs: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[GameState, jax.Array]:
         slot, tscore, hscore = xs
-        kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
-        idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0) & (st.units.moves[p, slot] > 0)
-        occ = occupancy(st)
-        dist = distance_from(jnp.maximum(pos, 0))
-        reach = reach_window(st, p, slot, occ)
-        moves_to = reachable_from(reach)
-        targets = attack_targets(st, p, slot, reach, occ) & ~peace
-        legal = jnp.zeros(n_cat, bool)
-        legal = legal.at[MOVE].set(moves_to.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
-        legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
-        legal = legal.at[COMBAT].set(targets.any())
-        to_city, to_route = trade_routes.caravan_targets(st, p, slot, dist, occ.civilian)
-        legal = (
-            legal.at[trade_routes.MOVE_CARAVAN]
-            .set(to_city.any())
-            .at[trade_routes.SEND_CARAVAN]
-            .set(to_route.any())
-        )
-        legal &= cats[kind] & idle
-        cat = masked_argmax(tscore, legal)
-        here = jnp.arange(N_TILES) == pos
-        tmask = jnp.where(cat == MOVE, moves_to, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
-        tmask = jnp.where(cat == trade_routes.MOVE_CARAVAN, to_city, tmask)
-        tmask = jnp.where(cat == trade_routes.SEND_CARAVAN, to_route, tmask)
-        target = masked_argmax(hscore, tmask)
-        tgt, c = jnp.maximum(target, 0), jnp.maximum(cat, 0)
-        st = _move(st, p, slot, tgt, cat == MOVE)
-        st = _settle(st, p, slot, cat == SETTLE)
-        st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
-        st = _approach(st, p, slot, reach, strike_from(st, p, slot, reach, tgt), cat == COMBAT)
-        st = _combat(st, p, slot, tgt, occ, cat == COMBAT)
-        st = trade_routes.caravan_action(st, p, slot, cat, tgt, routes)
-        return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])
+        return _act(st, p, slot, tscore, hscore, routes, peace)
 
     slots = jnp.arange(MAX_UNITS, dtype=jnp.int32)
     state, executed = jax.lax.scan(act, state, (slots, type_scores, target_scores))
     return state, executed[:, 0], executed[:, 1]
+
+
+def unit_phase_games(
+    states: GameState, type_scores: jax.Array, target_scores: jax.Array
+) -> tuple[GameState, jax.Array, jax.Array]:
+    """:func:`unit_phase` of each game's player over a leading axis of games, with the same results.
+    A slot where no game has an idle unit is skipped, as its action would change nothing: under
+    ``vmap`` a per-game skip would compute every slot anyway, and most slots are empty."""
+    p = states.player
+    states, routes, peace = jax.vmap(_prepare_units)(states, p)
+    acts = jax.vmap(_act, in_axes=(0, 0, None, 0, 0, 0, 0))
+    nothing = jnp.full((p.shape[0], 2), -1, jnp.int32)
+
+    def act(st: GameState, slot: jax.Array) -> tuple[GameState, jax.Array]:
+        some = jax.vmap(_idle, in_axes=(0, 0, None))(st, p, slot).any()
+        tscore, hscore = (
+            jax.lax.dynamic_index_in_dim(x, slot, 1, False) for x in (type_scores, target_scores)
+        )
+        run = lambda s: acts(s, p, slot, tscore, hscore, routes, peace)  # noqa: E731
+        return jax.lax.cond(some, run, lambda s: (s, nothing), st)
+
+    # the scores stay game-major: slicing one slot per round costs less than transposing them all
+    states, executed = jax.lax.scan(act, states, jnp.arange(MAX_UNITS, dtype=jnp.int32))
+    return states, executed[..., 0].T, executed[..., 1].T
 
 
 def heal_units(state: GameState, p: jax.Array) -> GameState:
