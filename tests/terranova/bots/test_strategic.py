@@ -15,7 +15,7 @@ from hexarena.core.registry import BUILTIN_INFO
 from hexarena.games.terranova.adapter import TerraNovaState
 from hexarena.games.terranova.bots import economy, military, planner, strategy
 from hexarena.games.terranova.bots.heuristic import game_against_random
-from hexarena.games.terranova.engine.geometry import N_TILES
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES
 from hexarena.games.terranova.engine.rules.trade import PEACE
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
 
@@ -383,3 +383,52 @@ def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(
 
     assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS, hold=True)) == 4.0  # eats 4
     assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS)) >= 5.0  # grows
+
+
+def _two_capitals(
+    obs: dict, army_at: tuple[int, int] | None
+) -> tuple[dict, tuple[int, int], tuple[int, int]]:
+    """Player 3's capital two tiles from ``me``'s first city, player 4's across the map (the
+    others sacked); ``me``'s swordsman at ``army_at`` (none: at home)."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    home = rowcols[0][np.flatnonzero(ids[0] > 0)[0]]
+    rows = N_TILES // COLS
+    near = (int(home[0]), int(home[1]) + (2 if home[1] + 2 < COLS else -2))
+    far = ((int(home[0]) + rows // 2) % rows, (int(home[1]) + COLS // 2) % COLS)
+    ids[3, 0], rowcols[3, 0] = 1, near
+    ids[4, 0], rowcols[4, 0] = 1, far
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    if army_at is not None:
+        kinds[0, 0], rowcol[0, 0] = tb.unit("swordsman"), army_at
+    sacked = np.zeros((6, 6), int)
+    sacked[0, [1, 2, 5]] = 1
+    view = {
+        **_cities(obs, city_ids=ids, city_rowcols=rowcols),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "has_sacked": sacked,
+    }
+    return view, near, far
+
+
+def test_a_conquest_marches_on_the_capital_nearest_its_army_not_its_home(obs):
+    view, near, far = _two_capitals(obs, None)
+    assert military.campaign_target(view, 0) == (3, near[0] * COLS + near[1])
+    view, near, far = _two_capitals(obs, (far[0], (far[1] + 1) % COLS))  # just sacked a capital there
+    assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
+
+
+def test_a_conquest_keeps_at_war_with_the_player_whose_land_its_army_stands_in(obs):
+    far = _two_capitals(obs, None)[2]
+    view = _two_capitals(obs, (far[0], (far[1] + 1) % COLS))[0]
+    view["has_sacked"][0, 4] = 1  # sacked 4's capital; its army still stands in 4's land
+    owner = np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, np.int8)
+    owner[4, 0].reshape(-1)[far[0] * COLS + (far[1] + 1) % COLS] = 2
+    war = np.zeros((6, 6), int)
+    war[0, 4] = war[4, 0] = 1
+    offers = np.full((6, 2), -1)
+    offers[4] = [PEACE, PEACE]
+    view = {**_cities(view, ownership_map=owner), "at_war": war, "trade_offers": offers}
+    assert 4 in planner.war_plan(view, 0, False, None).get("accept", [])  # a peaceful plan accepts
+    assert 4 not in planner.war_plan(view, 0, True, None).get("accept", [])  # peace would send it home

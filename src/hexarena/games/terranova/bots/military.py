@@ -105,6 +105,43 @@ def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | 
     return best
 
 
+def field_army(obs: dict[str, Any], me: int) -> np.ndarray:
+    """Tiles of ``me``'s military units outside its cities (its garrisons stay home)."""
+    units, pc = obs["units"], obs["player_cities"]
+    kinds = np.asarray(units["unit_type"])[me]
+    where = _tiles(np.asarray(units["unit_rowcol"])[me])[(power(kinds) > 0)]
+    ids = np.asarray(pc["city_ids"])[me]
+    return where[(where >= 0) & ~np.isin(where, _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0]))]
+
+
+def campaign_target(obs: dict[str, Any], me: int) -> tuple[int, int] | None:
+    """The rival capital a conquest marches on: the unsacked one nearest its field army (the
+    median of its rows and columns), so that after a sack the army goes straight on to the next
+    rather than to the next nearest its own capital, across the map; nearest its capital while
+    the army is home."""
+    field = field_army(obs, me)
+    if len(field):
+        near = int(np.median(field // COLS)) * COLS + int(np.median(field % COLS))
+    else:
+        pc = obs["player_cities"]
+        ids = np.asarray(pc["city_ids"])[me]
+        mine = np.flatnonzero(ids > 0)
+        if not len(mine):
+            return None
+        near = int(_tiles(np.asarray(pc["city_rowcols"])[me][mine[0]]))
+    return rival_capital(obs, me, near)
+
+
+def hosts(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(6,) bool: the players in whose territory ``me``'s field army stands (a peace with one
+    sends those units home)."""
+    owned = np.asarray(obs["player_cities"]["ownership_map"])
+    owned = owned.reshape(owned.shape[0], -1, N_TILES).max(1) >= 2
+    out = owned[:, field_army(obs, me)].any(1)
+    out[me] = False
+    return out
+
+
 def _owners(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
     """(H,) the rival player whose unit stands on each tile as seen, and (H,) whose city (-1 none)."""
     units_at, cities_at = np.full(N_TILES, -1), np.full(N_TILES, -1)
@@ -170,7 +207,7 @@ def unit_orders(
     cities = _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])
     at_war = np.asarray(obs["at_war"])[me] > 0
     units_at, cities_at = _owners(obs, me)
-    target = rival_capital(obs, me, int(cities[0]) if len(cities) else int(where[military[0]]))
+    target = campaign_target(obs, me)
     hostile = np.zeros(len(at_war), bool)
     hostile[:] = at_war
     if march and target is not None:
@@ -223,8 +260,8 @@ def unit_orders(
             goal = target[1]
             if gathered < ASSAULT and d[goal] <= GATHER:
                 continue  # waits for the others before the assault
-            if route is None:  # through the target's land only: a peace sends home the units
-                route = steps_to(obs, me, goal, np.arange(len(hostile)) == target[0])  # in its land
+            if route is None:  # through the lands of the target and of the bot's foes only: a
+                route = steps_to(obs, me, goal, hostile)  # peace sends home the units in one's land
             orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
             continue
         elif explorer:

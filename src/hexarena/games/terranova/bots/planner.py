@@ -258,7 +258,7 @@ def plan_move(
         "units": units,
         "build": build,
         "work": work,
-        "trade": war_plan(obs, me, march, opts),
+        "trade": war_plan(obs, me, plan == "domination", opts),
     }
 
 
@@ -334,28 +334,26 @@ def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict
         )
 
 
-def war_plan(obs: dict[str, Any], me: int, march: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
+def war_plan(obs: dict[str, Any], me: int, conquest: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
     """The trade order: :func:`.trade.peace_plan` and :func:`luxury_deals`, except that a bot
-    marching on a capital neither asks its owner for peace nor accepts it."""
+    playing for domination neither asks for nor accepts peace with the capital it marches on, nor
+    with a player in whose land its army stands (a peace sends those units home, across the map)."""
     order = dict(peace_plan(obs, me, opts))
     if order.get("ask") != ["peace"] and float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS:
         for key in ("to", "ask", "offer"):  # a luxury comes before an embassy
             order.pop(key, None)
     luxury_deals(obs, me, order, opts)
-    if not march:
+    if not conquest:
         return order
-    pc = obs["player_cities"]
-    mine = np.flatnonzero(np.asarray(pc["city_ids"])[me] > 0)
-    home = int(_tiles(np.asarray(pc["city_rowcols"])[me][mine[0]])) if len(mine) else 0
-    target = military.rival_capital(obs, me, home)
-    if target is None:
-        return order
-    q = target[0]
+    keep = military.hosts(obs, me)
+    target = military.campaign_target(obs, me)
+    if target is not None:
+        keep[target[0]] = True
     order = dict(order)
     if "accept" in order:
-        order["accept"] = [p for p in order["accept"] if p != q]
+        order["accept"] = [p for p in order["accept"] if not keep[p]]
     if "to" in order and order.get("ask") == ["peace"]:
-        order["to"] = [p for p in order["to"] if p != q]
+        order["to"] = [p for p in order["to"] if not keep[p]]
         if not order["to"]:
             for key in ("to", "ask", "offer"):
                 order.pop(key)
