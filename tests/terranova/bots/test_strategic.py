@@ -303,6 +303,10 @@ def test_it_takes_a_capital_with_an_assembled_army_and_waits_for_one_otherwise(o
     view, opts, capital = _march_view(obs, around[:2])  # two alone: they wait for the others
     orders = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
     assert "0" not in orders and "1" not in orders
+    hp = np.array(view["player_cities"]["hp"], float)
+    hp[3, 0] = 1.2  # unless the siege is on: a pause lets it heal back to full
+    orders = military.unit_orders(_cities(view, hp=hp), 0, True, opts, np.random.default_rng(0))
+    assert orders["0"]["targets"][0] == capital and orders["1"]["targets"][0] == capital
 
 
 def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):

@@ -12,8 +12,9 @@ Each city keeps one unit on its tile; one unit explores while the
 map is unknown; the rest fight the players at war with the bot, and, under a domination plan
 with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
 border, which the options list as an attack, declares the war). The marchers gather
-:data:`GATHER` tiles from the capital until :data:`ASSAULT` of them stand there, then strike
-together: a city heals 0.2 a turn, so units arriving one by one never bring it down.
+:data:`GATHER` tiles from the capital until :data:`ASSAULT` of them stand there (garrisons
+included), then strike together, and keep striking while it is below full health: a city heals
+0.2 a turn, so units arriving one by one never bring it down.
 """
 
 from __future__ import annotations
@@ -103,6 +104,15 @@ def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | 
             if d < best_d:
                 best, best_d = (q, tile), d
     return best
+
+
+def besieged(obs: dict[str, Any], target: tuple[int, int]) -> bool:
+    """Whether the ``target`` (player, tile) capital is seen below full health: the siege is on,
+    and every marcher near strikes it (a pause of a few turns let it heal back to full)."""
+    pc = obs["player_cities"]
+    on = _tiles(np.asarray(pc["city_rowcols"])[target[0]]) == target[1]
+    hp = np.asarray(pc["hp"])[target[0]][on]
+    return bool(len(hp) and 0 <= hp[0] < load_tables().rules["city_max_hp"])
 
 
 def field_army(obs: dict[str, Any], me: int) -> np.ndarray:
@@ -239,14 +249,15 @@ def unit_orders(
     vis = np.asarray(obs["visibility_map"]).reshape(-1)
     all_tiles = np.arange(N_TILES)
     explorer = int(obs["current_turn"]) < EXPLORE_ROUNDS and (vis == 0).any()
-    gathered, route = 0, None
-    if march and target is not None and free:
-        gathered = int((distance_np(where[free], target[1]) <= GATHER + 1).sum())
+    assault, route = False, None
+    if march and target is not None:
+        near = int((distance_np(where[military], target[1]) <= GATHER + 1).sum())
+        assault = near >= ASSAULT or besieged(obs, target)
     for slot in free:
         pos = int(where[slot])
         reach = np.asarray(opts["reach"])[slot] if opts is not None else None
         attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
-        if attack is not None and gathered < ASSAULT:
+        if attack is not None and not assault:
             attack = attack & ~capital  # no lone blow at the capital: it heals before the next
         if attack is not None and attack.any():
             first = _first(attack & capital) + _first(attack & enemy & ~capital) + _first(attack & ~enemy)
@@ -258,7 +269,7 @@ def unit_orders(
             goal = int(seen_enemy[np.argmin(d[seen_enemy])])
         elif march and target is not None:
             goal = target[1]
-            if gathered < ASSAULT and d[goal] <= GATHER:
+            if not assault and d[goal] <= GATHER:
                 continue  # waits for the others before the assault
             if route is None:  # through the lands of the target and of the bot's foes only: a
                 route = steps_to(obs, me, goal, hostile)  # peace sends home the units in one's land
