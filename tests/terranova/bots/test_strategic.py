@@ -327,6 +327,18 @@ def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
     assert "catapult" in rich and rich.count("swordsman") > rich.count("catapult")
 
 
+def test_a_conquest_trains_melee_units_since_a_ranged_blow_never_takes_a_city(obs):
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("crossbowman", "pikeman", "trebuchet")]] = True
+    assert military.best_unit(legal) == "crossbowman" and military.best_unit(legal, melee=True) == "pikeman"
+    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200)}
+    no_land = np.full(N_TILES, -np.inf)
+    conquest = planner.needs(view, 0, "domination", "crossbowman", no_land, legal)
+    assert "crossbowman" not in conquest and conquest.count("pikeman") >= military.ASSAULT - 1
+    assert "pikeman" not in planner.needs(view, 0, "science", "crossbowman", no_land, legal)
+
+
 def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(obs):
     """The engine strikes the best-scored attack option: a march's step ranked as combat would
     strike any attack option (a neutral's border) when none of its targets is one."""

@@ -48,14 +48,17 @@ def power(kinds: np.ndarray) -> np.ndarray:
     return np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * (np.asarray(kinds) > 0)
 
 
-def best_unit(legal: np.ndarray, siege: bool = False) -> str | None:
-    """The strongest military unit (``siege``: siege unit) among the buildables ``legal`` (185,),
-    or None."""
+def best_unit(legal: np.ndarray, siege: bool = False, melee: bool = False) -> str | None:
+    """The strongest military unit (``siege``: siege unit; ``melee``: melee unit, the only kind
+    whose blow takes a city, as a ranged one leaves it at its last hit point) among the
+    buildables ``legal`` (185,), or None."""
     tb = load_tables()
     kinds = np.arange(1, len(tb.unit_names))
     ok = np.asarray(legal)[BUILDING_SLOTS:].astype(bool) & (power(kinds) > 0)
     if siege:
         ok &= tb.unit_class[kinds] == SIEGE_CLASS
+    if melee:
+        ok &= tb.unit_ranged[kinds] == 0
     if not ok.any():
         return None
     strength = np.where(ok, power(kinds) * 10 + (tb.unit_ranged[kinds] == 0), -1)

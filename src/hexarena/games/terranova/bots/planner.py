@@ -138,7 +138,8 @@ def needs(
     legal: np.ndarray | None = None,
 ) -> list[str]:
     """The units the empire should start now, most urgent first: a first defender, a settler
-    while there is land, the army's missing modern units (for a conquest, one in
+    while there is land, the army's missing modern units (for a conquest, melee ones, at least
+    :data:`~.military.ASSAULT`, since only a melee blow takes a city, and one in
     :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers (one per two
     cities), caravans for free route slots."""
     tb = load_tables()
@@ -148,6 +149,9 @@ def needs(
     training = constructing[constructing >= BUILDING_SLOTS] - BUILDING_SLOTS + 1
     old = military.obsolete(kinds, obs["technologies"], unit)
     modern = int(((military.power(kinds) > 0) & ~old).sum()) + int((military.power(training) > 0).sum())
+    conquest = plan == "domination" and legal is not None
+    melee = military.best_unit(legal, melee=True) if conquest else None
+    unit = melee or unit
     gold = economy.spendable(obs, me)
     out: list[str] = []
     if unit and modern == 0:
@@ -158,7 +162,10 @@ def needs(
         war = bool(np.asarray(obs["at_war"])[me].any())
         target = military.army_target(int(mine.sum()), plan, gold, war)
         missing = max(target - max(modern, len(out) > 0), 0)
-        siege = military.best_unit(legal, siege=True) if plan == "domination" and legal is not None else None
+        siege = military.best_unit(legal, siege=True) if conquest else None
+        if melee:
+            swords = (tb.unit_ranged[np.maximum(kinds, 0)] == 0) & (military.power(kinds) > 0) & ~old
+            missing = max(missing, military.ASSAULT - int(swords.sum()))
         out += [siege if siege and i % military.SIEGE_SHARE == 1 else unit for i in range(missing)]
     workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
