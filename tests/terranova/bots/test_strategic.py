@@ -15,7 +15,7 @@ from hexarena.core.registry import BUILTIN_INFO
 from hexarena.games.terranova.adapter import TerraNovaState
 from hexarena.games.terranova.bots import economy, military, planner, strategy
 from hexarena.games.terranova.bots.heuristic import game_against_random
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
 from hexarena.games.terranova.engine.rules.trade import PEACE
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
 
@@ -433,6 +433,28 @@ def test_a_conquest_marches_on_the_capital_nearest_its_army_not_its_home(obs):
     assert military.campaign_target(view, 0) == (3, near[0] * COLS + near[1])
     view, near, far = _two_capitals(obs, (far[0], (far[1] + 1) % COLS))  # just sacked a capital there
     assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
+
+
+def test_a_conquest_with_no_rival_capital_in_sight_scouts_the_unseen_map_for_one(obs):
+    view, near, _ = _two_capitals(obs, None)
+    ids = np.array(view["player_cities"]["city_ids"])
+    ids[1:] = -1  # every rival city unseen
+    view = _cities(view, city_ids=ids)
+    home = np.asarray(view["player_cities"]["city_rowcols"])[0][np.flatnonzero(ids[0] > 0)[0]]
+    view["units"]["unit_rowcol"][0, :2] = [near, home]  # one marcher, one garrison
+    view["units"]["unit_type"][0, :2] = load_tables().unit("swordsman")
+    vis = np.ones(N_TILES, int)
+    unseen = near[0] * COLS + near[1] + 5
+    vis[unseen] = 0
+    view["visibility_map"], view["current_turn"] = vis, np.int32(200)  # no explorer by then
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    steps = np.array([unseen - 1, unseen - 7])
+    opts["reach"][0, steps] = True
+    assert military.campaign_target(view, 0) is None
+    order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    nearest_first = steps[np.argsort(distance_np(steps, unseen))].tolist()
+    assert order == {"categories": ["move"], "targets": nearest_first}
+    assert "0" not in military.unit_orders(view, 0, False, opts, np.random.default_rng(0))
 
 
 def test_a_conquest_keeps_at_war_with_the_player_whose_land_its_army_stands_in(obs):

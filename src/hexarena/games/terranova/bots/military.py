@@ -11,7 +11,8 @@ replace them (no endpoint disbands or upgrades a unit, so the old ones stay and 
 Each city keeps one unit on its tile; one unit explores while the
 map is unknown; the rest fight the players at war with the bot, and, under a domination plan
 with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
-border, which the options list as an attack, declares the war). The marchers gather
+border, which the options list as an attack, declares the war), or, with none in sight (fog),
+scouts the unseen map for one. The marchers gather
 :data:`GATHER` tiles from the capital until :data:`ASSAULT` of them stand there (garrisons
 included), then strike together, and keep striking while it is below full health: a city heals
 0.2 a turn, so units arriving one by one never bring it down.
@@ -34,6 +35,7 @@ UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
 CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
 EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then
+SCOUT_SPREAD = 4.0  # a march with no capital in sight: each unit picks an unseen tile this much apart
 TOP = 12
 
 
@@ -284,6 +286,9 @@ def unit_orders(
             if not len(frontier):
                 continue
             goal = int(frontier[np.argmin(d[frontier] + rng.random(len(frontier)))])
+        elif march and (vis == 0).any():  # no unsacked rival capital known: the army scouts for
+            unseen = np.flatnonzero(vis == 0)  # one (after a sack it stood idle for 80 rounds)
+            goal = int(unseen[np.argmin(d[unseen] + SCOUT_SPREAD * rng.random(len(unseen)))])
         else:
             continue  # a reserve: stays where it stands (inside its borders)
         # a move only: with combat ranked first the engine would strike the best-scored attack
