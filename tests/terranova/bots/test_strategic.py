@@ -152,6 +152,12 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     armed = {**obs, "player_cities": pc, "most_soldiers": np.int32(0), "current_turn": np.int32(100)}
     assert strategy.science_reach(armed, 0) < 0.1
     assert strategy.choose_plan(armed, 0, "science") == "domination"
+    # eight allies lead conquest by far; a conquest that has sacked a capital goes on all the same
+    info["relationships"] = np.where(np.arange(12) < 8, 2, 0)
+    assert strategy.choose_plan(allied, 0, "domination") == "diplomatic"
+    sacked = np.zeros((6, 6), int)
+    sacked[0, 3] = 1
+    assert strategy.choose_plan({**allied, "has_sacked": sacked}, 0, "domination") == "domination"
     # the plan steers research (toward its next goal, before the rest by cost) and policies
     known = np.array(obs["technologies"])
     known[[strategy.load_tables().tech(t) for t in ("mining", "pottery", "animal_husbandry")]] = 1

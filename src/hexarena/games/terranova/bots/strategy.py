@@ -238,7 +238,11 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
 
 
 def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
-    """The plan to play this turn (``current`` kept unless another leads by ``SWITCH_MARGIN``)."""
+    """The plan to play this turn (``current`` kept unless another leads by ``SWITCH_MARGIN``; a
+    conquest that has sacked a capital is kept: its army is what it has built, and a bot that
+    dropped it for diplomacy at its first sack left the war half won)."""
+    if current == "domination" and np.asarray(obs["has_sacked"])[me].any():
+        return current
     done, able = progress(obs, me), aptitude(obs, me)
     done["science"] = 0.0  # techs known count only through the reach of what is left to research
     score = {p: done[p] + able[p] for p in PLANS}
