@@ -152,6 +152,10 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     armed = {**obs, "player_cities": pc, "most_soldiers": np.int32(0), "current_turn": np.int32(100)}
     assert strategy.science_reach(armed, 0) < 0.1
     assert strategy.choose_plan(armed, 0, "science") == "domination"
+    unseen = np.array(obs["player_cities"]["city_ids"])
+    unseen[1:] = -1  # no rival city in sight: a full purse still pays for a conquest that scouts
+    rich = {**_cities(obs, city_ids=unseen), "treasury": np.float32(9000), "current_turn": np.int32(100)}
+    assert strategy.choose_plan(rich, 0, "science") == "domination"
     # eight allies lead conquest by far; a conquest that has sacked a capital goes on all the same
     info["relationships"] = np.where(np.arange(12) < 8, 2, 0)
     assert strategy.choose_plan(allied, 0, "domination") == "diplomatic"
