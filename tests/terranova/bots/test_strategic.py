@@ -15,7 +15,7 @@ from hexarena.core.registry import BUILTIN_INFO
 from hexarena.games.terranova.adapter import TerraNovaState
 from hexarena.games.terranova.bots import economy, military, planner, strategy
 from hexarena.games.terranova.bots.heuristic import game_against_random
-from hexarena.games.terranova.engine.geometry import N_TILES
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
 from hexarena.games.terranova.engine.rules.trade import PEACE
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
 
@@ -152,6 +152,16 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     armed = {**obs, "player_cities": pc, "most_soldiers": np.int32(0), "current_turn": np.int32(100)}
     assert strategy.science_reach(armed, 0) < 0.1
     assert strategy.choose_plan(armed, 0, "science") == "domination"
+    unseen = np.array(obs["player_cities"]["city_ids"])
+    unseen[1:] = -1  # no rival city in sight: a full purse still pays for a conquest that scouts
+    rich = {**_cities(obs, city_ids=unseen), "treasury": np.float32(9000), "current_turn": np.int32(100)}
+    assert strategy.choose_plan(rich, 0, "science") == "domination"
+    # eight allies lead conquest by far; a conquest that has sacked a capital goes on all the same
+    info["relationships"] = np.where(np.arange(12) < 8, 2, 0)
+    assert strategy.choose_plan(allied, 0, "domination") == "diplomatic"
+    sacked = np.zeros((6, 6), int)
+    sacked[0, 3] = 1
+    assert strategy.choose_plan({**allied, "has_sacked": sacked}, 0, "domination") == "domination"
     # the plan steers research (toward its next goal, before the rest by cost) and policies
     known = np.array(obs["technologies"])
     known[[strategy.load_tables().tech(t) for t in ("mining", "pottery", "animal_husbandry")]] = 1
@@ -303,6 +313,10 @@ def test_it_takes_a_capital_with_an_assembled_army_and_waits_for_one_otherwise(o
     view, opts, capital = _march_view(obs, around[:2])  # two alone: they wait for the others
     orders = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
     assert "0" not in orders and "1" not in orders
+    hp = np.array(view["player_cities"]["hp"], float)
+    hp[3, 0] = 1.2  # unless the siege is on: a pause lets it heal back to full
+    orders = military.unit_orders(_cities(view, hp=hp), 0, True, opts, np.random.default_rng(0))
+    assert orders["0"]["targets"][0] == capital and orders["1"]["targets"][0] == capital
 
 
 def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
@@ -321,6 +335,18 @@ def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
     army = ("swordsman", "catapult")
     assert sum(n in army for n in rich) > sum(n in army for n in poor) + 3
     assert "catapult" in rich and rich.count("swordsman") > rich.count("catapult")
+
+
+def test_a_conquest_trains_melee_units_since_a_ranged_blow_never_takes_a_city(obs):
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("crossbowman", "pikeman", "trebuchet")]] = True
+    assert military.best_unit(legal) == "crossbowman" and military.best_unit(legal, melee=True) == "pikeman"
+    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200)}
+    no_land = np.full(N_TILES, -np.inf)
+    conquest = planner.needs(view, 0, "domination", "crossbowman", no_land, legal)
+    assert "crossbowman" not in conquest and conquest.count("pikeman") >= military.ASSAULT - 1
+    assert "pikeman" not in planner.needs(view, 0, "science", "crossbowman", no_land, legal)
 
 
 def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(obs):
@@ -383,3 +409,74 @@ def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(
 
     assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS, hold=True)) == 4.0  # eats 4
     assert food(work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS)) >= 5.0  # grows
+
+
+def _two_capitals(
+    obs: dict, army_at: tuple[int, int] | None
+) -> tuple[dict, tuple[int, int], tuple[int, int]]:
+    """Player 3's capital two tiles from ``me``'s first city, player 4's across the map (the
+    others sacked); ``me``'s swordsman at ``army_at`` (none: at home)."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    home = rowcols[0][np.flatnonzero(ids[0] > 0)[0]]
+    rows = N_TILES // COLS
+    near = (int(home[0]), int(home[1]) + (2 if home[1] + 2 < COLS else -2))
+    far = ((int(home[0]) + rows // 2) % rows, (int(home[1]) + COLS // 2) % COLS)
+    ids[3, 0], rowcols[3, 0] = 1, near
+    ids[4, 0], rowcols[4, 0] = 1, far
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    if army_at is not None:
+        kinds[0, 0], rowcol[0, 0] = tb.unit("swordsman"), army_at
+    sacked = np.zeros((6, 6), int)
+    sacked[0, [1, 2, 5]] = 1
+    view = {
+        **_cities(obs, city_ids=ids, city_rowcols=rowcols),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "has_sacked": sacked,
+    }
+    return view, near, far
+
+
+def test_a_conquest_marches_on_the_capital_nearest_its_army_not_its_home(obs):
+    view, near, far = _two_capitals(obs, None)
+    assert military.campaign_target(view, 0) == (3, near[0] * COLS + near[1])
+    view, near, far = _two_capitals(obs, (far[0], (far[1] + 1) % COLS))  # just sacked a capital there
+    assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
+
+
+def test_a_conquest_with_no_rival_capital_in_sight_scouts_the_unseen_map_for_one(obs):
+    view, near, _ = _two_capitals(obs, None)
+    ids = np.array(view["player_cities"]["city_ids"])
+    ids[1:] = -1  # every rival city unseen
+    view = _cities(view, city_ids=ids)
+    home = np.asarray(view["player_cities"]["city_rowcols"])[0][np.flatnonzero(ids[0] > 0)[0]]
+    view["units"]["unit_rowcol"][0, :2] = [near, home]  # one marcher, one garrison
+    view["units"]["unit_type"][0, :2] = load_tables().unit("swordsman")
+    vis = np.ones(N_TILES, int)
+    unseen = near[0] * COLS + near[1] + 5
+    vis[unseen] = 0
+    view["visibility_map"], view["current_turn"] = vis, np.int32(200)  # no explorer by then
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    steps = np.array([unseen - 1, unseen - 7])
+    opts["reach"][0, steps] = True
+    assert military.campaign_target(view, 0) is None
+    order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    nearest_first = steps[np.argsort(distance_np(steps, unseen))].tolist()
+    assert order == {"categories": ["move"], "targets": nearest_first}
+    assert "0" not in military.unit_orders(view, 0, False, opts, np.random.default_rng(0))
+
+
+def test_a_conquest_keeps_at_war_with_the_player_whose_land_its_army_stands_in(obs):
+    far = _two_capitals(obs, None)[2]
+    view = _two_capitals(obs, (far[0], (far[1] + 1) % COLS))[0]
+    view["has_sacked"][0, 4] = 1  # sacked 4's capital; its army still stands in 4's land
+    owner = np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, np.int8)
+    owner[4, 0].reshape(-1)[far[0] * COLS + (far[1] + 1) % COLS] = 2
+    war = np.zeros((6, 6), int)
+    war[0, 4] = war[4, 0] = 1
+    offers = np.full((6, 2), -1)
+    offers[4] = [PEACE, PEACE]
+    view = {**_cities(view, ownership_map=owner), "at_war": war, "trade_offers": offers}
+    assert 4 in planner.war_plan(view, 0, False, None).get("accept", [])  # a peaceful plan accepts
+    assert 4 not in planner.war_plan(view, 0, True, None).get("accept", [])  # peace would send it home

@@ -11,9 +11,11 @@ replace them (no endpoint disbands or upgrades a unit, so the old ones stay and 
 Each city keeps one unit on its tile; one unit explores while the
 map is unknown; the rest fight the players at war with the bot, and, under a domination plan
 with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
-border, which the options list as an attack, declares the war). The marchers gather
-:data:`GATHER` tiles from the capital until :data:`ASSAULT` of them stand there, then strike
-together: a city heals 0.2 a turn, so units arriving one by one never bring it down.
+border, which the options list as an attack, declares the war), or, with none in sight (fog),
+scouts the unseen map for one. The marchers gather
+:data:`GATHER` tiles from the capital until :data:`ASSAULT` of them stand there (garrisons
+included), then strike together, and keep striking while it is below full health: a city heals
+0.2 a turn, so units arriving one by one never bring it down.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
 CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
 EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then
+SCOUT_SPREAD = 4.0  # a march with no capital in sight: each unit picks an unseen tile this much apart
 TOP = 12
 
 
@@ -47,14 +50,17 @@ def power(kinds: np.ndarray) -> np.ndarray:
     return np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * (np.asarray(kinds) > 0)
 
 
-def best_unit(legal: np.ndarray, siege: bool = False) -> str | None:
-    """The strongest military unit (``siege``: siege unit) among the buildables ``legal`` (185,),
-    or None."""
+def best_unit(legal: np.ndarray, siege: bool = False, melee: bool = False) -> str | None:
+    """The strongest military unit (``siege``: siege unit; ``melee``: melee unit, the only kind
+    whose blow takes a city, as a ranged one leaves it at its last hit point) among the
+    buildables ``legal`` (185,), or None."""
     tb = load_tables()
     kinds = np.arange(1, len(tb.unit_names))
     ok = np.asarray(legal)[BUILDING_SLOTS:].astype(bool) & (power(kinds) > 0)
     if siege:
         ok &= tb.unit_class[kinds] == SIEGE_CLASS
+    if melee:
+        ok &= tb.unit_ranged[kinds] == 0
     if not ok.any():
         return None
     strength = np.where(ok, power(kinds) * 10 + (tb.unit_ranged[kinds] == 0), -1)
@@ -103,6 +109,52 @@ def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | 
             if d < best_d:
                 best, best_d = (q, tile), d
     return best
+
+
+def besieged(obs: dict[str, Any], target: tuple[int, int]) -> bool:
+    """Whether the ``target`` (player, tile) capital is seen below full health: the siege is on,
+    and every marcher near strikes it (a pause of a few turns let it heal back to full)."""
+    pc = obs["player_cities"]
+    on = _tiles(np.asarray(pc["city_rowcols"])[target[0]]) == target[1]
+    hp = np.asarray(pc["hp"])[target[0]][on]
+    return bool(len(hp) and 0 <= hp[0] < load_tables().rules["city_max_hp"])
+
+
+def field_army(obs: dict[str, Any], me: int) -> np.ndarray:
+    """Tiles of ``me``'s military units outside its cities (its garrisons stay home)."""
+    units, pc = obs["units"], obs["player_cities"]
+    kinds = np.asarray(units["unit_type"])[me]
+    where = _tiles(np.asarray(units["unit_rowcol"])[me])[(power(kinds) > 0)]
+    ids = np.asarray(pc["city_ids"])[me]
+    return where[(where >= 0) & ~np.isin(where, _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0]))]
+
+
+def campaign_target(obs: dict[str, Any], me: int) -> tuple[int, int] | None:
+    """The rival capital a conquest marches on: the unsacked one nearest its field army (the
+    median of its rows and columns), so that after a sack the army goes straight on to the next
+    rather than to the next nearest its own capital, across the map; nearest its capital while
+    the army is home."""
+    field = field_army(obs, me)
+    if len(field):
+        near = int(np.median(field // COLS)) * COLS + int(np.median(field % COLS))
+    else:
+        pc = obs["player_cities"]
+        ids = np.asarray(pc["city_ids"])[me]
+        mine = np.flatnonzero(ids > 0)
+        if not len(mine):
+            return None
+        near = int(_tiles(np.asarray(pc["city_rowcols"])[me][mine[0]]))
+    return rival_capital(obs, me, near)
+
+
+def hosts(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(6,) bool: the players in whose territory ``me``'s field army stands (a peace with one
+    sends those units home)."""
+    owned = np.asarray(obs["player_cities"]["ownership_map"])
+    owned = owned.reshape(owned.shape[0], -1, N_TILES).max(1) >= 2
+    out = owned[:, field_army(obs, me)].any(1)
+    out[me] = False
+    return out
 
 
 def _owners(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
@@ -170,7 +222,7 @@ def unit_orders(
     cities = _tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])
     at_war = np.asarray(obs["at_war"])[me] > 0
     units_at, cities_at = _owners(obs, me)
-    target = rival_capital(obs, me, int(cities[0]) if len(cities) else int(where[military[0]]))
+    target = campaign_target(obs, me)
     hostile = np.zeros(len(at_war), bool)
     hostile[:] = at_war
     if march and target is not None:
@@ -202,14 +254,15 @@ def unit_orders(
     vis = np.asarray(obs["visibility_map"]).reshape(-1)
     all_tiles = np.arange(N_TILES)
     explorer = int(obs["current_turn"]) < EXPLORE_ROUNDS and (vis == 0).any()
-    gathered, route = 0, None
-    if march and target is not None and free:
-        gathered = int((distance_np(where[free], target[1]) <= GATHER + 1).sum())
+    assault, route = False, None
+    if march and target is not None:
+        near = int((distance_np(where[military], target[1]) <= GATHER + 1).sum())
+        assault = near >= ASSAULT or besieged(obs, target)
     for slot in free:
         pos = int(where[slot])
         reach = np.asarray(opts["reach"])[slot] if opts is not None else None
         attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
-        if attack is not None and gathered < ASSAULT:
+        if attack is not None and not assault:
             attack = attack & ~capital  # no lone blow at the capital: it heals before the next
         if attack is not None and attack.any():
             first = _first(attack & capital) + _first(attack & enemy & ~capital) + _first(attack & ~enemy)
@@ -221,10 +274,10 @@ def unit_orders(
             goal = int(seen_enemy[np.argmin(d[seen_enemy])])
         elif march and target is not None:
             goal = target[1]
-            if gathered < ASSAULT and d[goal] <= GATHER:
+            if not assault and d[goal] <= GATHER:
                 continue  # waits for the others before the assault
-            if route is None:  # through the target's land only: a peace sends home the units
-                route = steps_to(obs, me, goal, np.arange(len(hostile)) == target[0])  # in its land
+            if route is None:  # through the lands of the target and of the bot's foes only: a
+                route = steps_to(obs, me, goal, hostile)  # peace sends home the units in one's land
             orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
             continue
         elif explorer:
@@ -233,6 +286,9 @@ def unit_orders(
             if not len(frontier):
                 continue
             goal = int(frontier[np.argmin(d[frontier] + rng.random(len(frontier)))])
+        elif march and (vis == 0).any():  # no unsacked rival capital known: the army scouts for
+            unseen = np.flatnonzero(vis == 0)  # one (after a sack it stood idle for 80 rounds)
+            goal = int(unseen[np.argmin(d[unseen] + SCOUT_SPREAD * rng.random(len(unseen)))])
         else:
             continue  # a reserve: stays where it stands (inside its borders)
         # a move only: with combat ranked first the engine would strike the best-scored attack

@@ -138,7 +138,8 @@ def needs(
     legal: np.ndarray | None = None,
 ) -> list[str]:
     """The units the empire should start now, most urgent first: a first defender, a settler
-    while there is land, the army's missing modern units (for a conquest, one in
+    while there is land, the army's missing modern units (for a conquest, melee ones, at least
+    :data:`~.military.ASSAULT`, since only a melee blow takes a city, and one in
     :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers (one per two
     cities), caravans for free route slots."""
     tb = load_tables()
@@ -148,6 +149,9 @@ def needs(
     training = constructing[constructing >= BUILDING_SLOTS] - BUILDING_SLOTS + 1
     old = military.obsolete(kinds, obs["technologies"], unit)
     modern = int(((military.power(kinds) > 0) & ~old).sum()) + int((military.power(training) > 0).sum())
+    conquest = plan == "domination" and legal is not None
+    melee = military.best_unit(legal, melee=True) if conquest else None
+    unit = melee or unit
     gold = economy.spendable(obs, me)
     out: list[str] = []
     if unit and modern == 0:
@@ -158,7 +162,10 @@ def needs(
         war = bool(np.asarray(obs["at_war"])[me].any())
         target = military.army_target(int(mine.sum()), plan, gold, war)
         missing = max(target - max(modern, len(out) > 0), 0)
-        siege = military.best_unit(legal, siege=True) if plan == "domination" and legal is not None else None
+        siege = military.best_unit(legal, siege=True) if conquest else None
+        if melee:
+            swords = (tb.unit_ranged[np.maximum(kinds, 0)] == 0) & (military.power(kinds) > 0) & ~old
+            missing = max(missing, military.ASSAULT - int(swords.sum()))
         out += [siege if siege and i % military.SIEGE_SHARE == 1 else unit for i in range(missing)]
     workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
@@ -258,7 +265,7 @@ def plan_move(
         "units": units,
         "build": build,
         "work": work,
-        "trade": war_plan(obs, me, march, opts),
+        "trade": war_plan(obs, me, plan == "domination", opts),
     }
 
 
@@ -334,28 +341,26 @@ def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict
         )
 
 
-def war_plan(obs: dict[str, Any], me: int, march: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
+def war_plan(obs: dict[str, Any], me: int, conquest: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
     """The trade order: :func:`.trade.peace_plan` and :func:`luxury_deals`, except that a bot
-    marching on a capital neither asks its owner for peace nor accepts it."""
+    playing for domination neither asks for nor accepts peace with the capital it marches on, nor
+    with a player in whose land its army stands (a peace sends those units home, across the map)."""
     order = dict(peace_plan(obs, me, opts))
     if order.get("ask") != ["peace"] and float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS:
         for key in ("to", "ask", "offer"):  # a luxury comes before an embassy
             order.pop(key, None)
     luxury_deals(obs, me, order, opts)
-    if not march:
+    if not conquest:
         return order
-    pc = obs["player_cities"]
-    mine = np.flatnonzero(np.asarray(pc["city_ids"])[me] > 0)
-    home = int(_tiles(np.asarray(pc["city_rowcols"])[me][mine[0]])) if len(mine) else 0
-    target = military.rival_capital(obs, me, home)
-    if target is None:
-        return order
-    q = target[0]
+    keep = military.hosts(obs, me)
+    target = military.campaign_target(obs, me)
+    if target is not None:
+        keep[target[0]] = True
     order = dict(order)
     if "accept" in order:
-        order["accept"] = [p for p in order["accept"] if p != q]
+        order["accept"] = [p for p in order["accept"] if not keep[p]]
     if "to" in order and order.get("ask") == ["peace"]:
-        order["to"] = [p for p in order["to"] if p != q]
+        order["to"] = [p for p in order["to"] if not keep[p]]
         if not order["to"]:
             for key in ("to", "ask", "offer"):
                 order.pop(key)

@@ -218,16 +218,17 @@ def tourism_known(obs: dict[str, Any]) -> bool:
 
 def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     """What the bot's position says it can reach: the spaceship's research within the rounds left
-    (and leading literacy), lifetime culture once tourism is known, friends and allies, and, with a
-    rival capital known from round :data:`WAR_ROUND`, the most soldiers and the gold to pay an army
-    (:data:`ARMY_PURSE` a turn, treasury included, is a full purse)."""
+    (and leading literacy), lifetime culture once tourism is known, friends and allies, and, from
+    round :data:`WAR_ROUND`, the most soldiers (a rival capital known) and the gold to pay an army
+    (:data:`ARMY_PURSE` a turn, treasury included, is a full purse; with no rival capital in sight
+    the army scouts for one: waiting to see one held seed 4's bots back until round 200)."""
     culture = np.asarray(obs["culture_total"], dtype=float)
     relations = np.asarray(obs["citystate_info"]["relationships"])
     pc = obs["player_cities"]
     rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
     rival_capitals[me] = False
     soldiers = int(obs["most_soldiers"]) == me and bool(rival_capitals.any())
-    war_time = int(obs["current_turn"]) >= WAR_ROUND and bool(rival_capitals.any())
+    war_time = int(obs["current_turn"]) >= WAR_ROUND  # with no capital in sight, the army scouts
     purse = min(max(economy.spendable(obs, me), 0.0) / ARMY_PURSE, 1.0)
     return {
         "science": 0.1 + 0.8 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
@@ -238,7 +239,11 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
 
 
 def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
-    """The plan to play this turn (``current`` kept unless another leads by ``SWITCH_MARGIN``)."""
+    """The plan to play this turn (``current`` kept unless another leads by ``SWITCH_MARGIN``; a
+    conquest that has sacked a capital is kept: its army is what it has built, and a bot that
+    dropped it for diplomacy at its first sack left the war half won)."""
+    if current == "domination" and np.asarray(obs["has_sacked"])[me].any():
+        return current
     done, able = progress(obs, me), aptitude(obs, me)
     done["science"] = 0.0  # techs known count only through the reach of what is left to research
     score = {p: done[p] + able[p] for p in PLANS}
