@@ -21,14 +21,14 @@ demo: $(STAMP)
 	$(BIN)/hexarena demo --out runs/demo
 	$(BIN)/hexarena arena examples/demo-arena.yaml --out runs/demo/arena
 
-# Two pytest workers (pytest-xdist), one test file each at a time: module fixtures (compiled
-# Terra Nova and City of Gold steps) are built once per file. TEST_WORKERS=1 runs in one process.
+# Two pytest workers (pytest-xdist), a group of tests each at a time (tests/conftest.py): a file, or
+# every Terra Nova test, so each jitted program compiles once. TEST_WORKERS=1 runs in one process.
 TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile --durations=25
+	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadgroup --durations=25
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # A real model end to end (tests/llm_end_to_end.py): llama-cpp-python's OpenAI-compatible server
 # on 127.0.0.1 with SmolLM2-135M-Instruct plays one short game of each game through `hexarena play`.

@@ -3,6 +3,7 @@ results, curve and policy; the policy enters a match from the command line as ``
 its features read the mover's observation; bad policy files are refused with a clear error."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +14,12 @@ from hexarena.games.smallworld.state import GameConfig
 from hexarena.rl.sw_features import FEATURES, OFFSET, RankingPolicy, move_features
 from hexarena.rl.train import main
 
+SHIPPED = Path(__file__).resolve().parents[2] / "docs/rl/smallworld/policy.json"
+
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
+    pytest.importorskip("matplotlib")  # the run draws its curve (the train extra)
     out = tmp_path_factory.mktemp("rl")
     tiny = ["--generations", "1", "--pairs", "1", "--seeds-per-gen", "1", "--eval-every", "1"]
     tiny += ["--valid-games", "2", "--eval-games", "2", "--heuristic-games", "2", "--anchor-seconds", "0.1"]
@@ -24,7 +28,6 @@ def run(tmp_path_factory):
 
 
 def test_a_tiny_run_writes_results_curve_and_policy(run):
-    pytest.importorskip("matplotlib")
     from PIL import Image
 
     results = json.loads((run / "results.json").read_text())
@@ -36,12 +39,13 @@ def test_a_tiny_run_writes_results_curve_and_policy(run):
     assert RankingPolicy.load(run / "policy.json").weights.shape == (FEATURES,)
 
 
-def test_the_policy_enters_a_match_from_the_command_line(run, tmp_path):
+def test_the_policy_enters_a_match_from_the_command_line(tmp_path):
+    """The shipped policy, as a user enters it."""
     from typer.testing import CliRunner
 
     from hexarena.cli import app
 
-    args = ["play", "smallworld", "--players", f"policy:{run / 'policy.json'},heuristic", "-p", "players=2"]
+    args = ["play", "smallworld", "--players", f"policy:{SHIPPED},heuristic", "-p", "players=2"]
     done = CliRunner().invoke(app, [*args, "--seed", "5", "--out", str(tmp_path / "cli"), "--quiet"])
     assert done.exit_code == 0, done.output
     result = json.loads((tmp_path / "cli" / "result.json").read_text())
