@@ -22,7 +22,7 @@ demo: $(STAMP)
 	$(BIN)/hexarena arena examples/demo-arena.yaml --out runs/demo/arena
 
 # pytest-xdist workers: half the cores (each JAX process keeps about two busy), none on a 2-core
-# machine, where two workers measured slower than one process (15 min 15 s against 14 min 14 s).
+# machine, where two workers took 15 min 15 s against one process's 15 min 42 s for 1.5x the CPU.
 # Groups (tests/conftest.py): a file, or every Terra Nova test, so each jitted program compiles once.
 TEST_WORKERS ?= $(shell n=$$(( $$(nproc) / 2 )); [ $$n -gt 1 ] && echo $$n || echo 0)
 test: $(STAMP)
