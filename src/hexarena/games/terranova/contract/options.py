@@ -15,23 +15,11 @@ import jax.numpy as jnp
 from hexarena.games.terranova.engine.rules.cities import build_mask, unit_counts
 from hexarena.games.terranova.engine.rules.policies import policy_mask
 from hexarena.games.terranova.engine.rules.trade import expire_deals, offer_options, peace_blocked
-from hexarena.games.terranova.engine.rules.trade_routes import MOVE_CARAVAN, SEND_CARAVAN, caravan_targets
-from hexarena.games.terranova.engine.rules.units import (
-    COMBAT,
-    FIRST_BUILD,
-    LAST_BUILD,
-    MOVE,
-    SETTLE,
-    attack_targets,
-    build_ok,
-    finish_builds,
-    reach_window,
-    reachable_from,
-    settle_ok,
-)
+from hexarena.games.terranova.engine.rules.trade_routes import MOVE_CARAVAN, SEND_CARAVAN
+from hexarena.games.terranova.engine.rules.units import COMBAT, MOVE, finish_builds, unit_options
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS, GameState
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
-from hexarena.games.terranova.engine.world import const, distance_from, occupancy
+from hexarena.games.terranova.engine.world import const, occupancy
 
 
 def turn_start(state: GameState, p: jax.Array) -> GameState:
@@ -53,22 +41,9 @@ def options(state: GameState, p: jax.Array) -> dict[str, jax.Array]:
     st = turn_start(state, p)
     occ = occupancy(st)
     peace = peace_blocked(st, p, occ)
-    cats = const(tb.unit_categories)
 
-    def per_unit(slot: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
-        kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
-        idle = (kind > 0) & (st.units.engaged_turns[p, slot] == 0) & (st.units.moves[p, slot] > 0)
-        dist = distance_from(jnp.maximum(pos, 0))
-        window = reach_window(st, p, slot, occ)
-        reach = reachable_from(window)
-        targets = attack_targets(st, p, slot, window, occ) & ~peace
-        legal = jnp.zeros(cats.shape[1], bool)
-        legal = legal.at[MOVE].set(reach.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
-        legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
-        legal = legal.at[COMBAT].set(targets.any())
-        to_city, to_route = caravan_targets(st, p, slot, dist, occ.civilian)
-        legal = legal.at[MOVE_CARAVAN].set(to_city.any()).at[SEND_CARAVAN].set(to_route.any())
-        legal &= cats[kind] & idle
+    def per_unit(slot: jax.Array) -> tuple[jax.Array, ...]:
+        legal, _, reach, targets, to_city, to_route = unit_options(st, p, slot, occ, peace)
         routes = to_city & legal[MOVE_CARAVAN], to_route & legal[SEND_CARAVAN]
         return legal, reach & legal[MOVE], targets & legal[COMBAT], *routes
 

@@ -622,24 +622,29 @@ def _idle(state: GameState, p: jax.Array, slot: jax.Array) -> jax.Array:
     return (u.kind[p, slot] > 0) & (u.engaged_turns[p, slot] == 0) & (u.moves[p, slot] > 0)
 
 
-def _act(
-    st: GameState,
-    p: jax.Array,
-    slot: jax.Array,
-    tscore: jax.Array,
-    hscore: jax.Array,
-    routes: jax.Array,
-    peace: jax.Array,
-) -> tuple[GameState, jax.Array]:
-    """Unit (p, slot) acts; returns the state and the executed (category, target), -1 for none.
-    A unit that is not :func:`_idle` changes nothing."""
+class UnitOptions(NamedTuple):
+    """What unit (p, slot) may do now: the legal categories (19,) and the tiles of each kind of
+    target (N_TILES,) bool, before they are narrowed to the legal categories."""
+
+    categories: jax.Array
+    window: Reach  # its movement window (an attack approaches through it)
+    moves_to: jax.Array
+    targets: jax.Array  # attack targets, none under a peace
+    to_city: jax.Array  # caravan: cities to relocate to
+    to_route: jax.Array  # caravan: cities to open a route with
+
+
+def unit_options(
+    st: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy, peace: jax.Array
+) -> UnitOptions:
+    """The one legality rule of a unit's action: the resolver masks with it, and the options a
+    player is shown (``contract.options``) are the same function's answer."""
     cats = const(load_tables().unit_categories)
     kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
-    occ = occupancy(st)
     dist = distance_from(jnp.maximum(pos, 0))
-    reach = reach_window(st, p, slot, occ)
-    moves_to = reachable_from(reach)
-    targets = attack_targets(st, p, slot, reach, occ) & ~peace
+    window = reach_window(st, p, slot, occ)
+    moves_to = reachable_from(window)
+    targets = attack_targets(st, p, slot, window, occ) & ~peace
     legal = jnp.zeros(cats.shape[1], bool)
     legal = legal.at[MOVE].set(moves_to.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
     legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
@@ -652,6 +657,23 @@ def _act(
         .set(to_route.any())
     )
     legal &= cats[kind] & _idle(st, p, slot)
+    return UnitOptions(legal, window, moves_to, targets, to_city, to_route)
+
+
+def _act(
+    st: GameState,
+    p: jax.Array,
+    slot: jax.Array,
+    tscore: jax.Array,
+    hscore: jax.Array,
+    routes: jax.Array,
+    peace: jax.Array,
+) -> tuple[GameState, jax.Array]:
+    """Unit (p, slot) acts; returns the state and the executed (category, target), -1 for none.
+    A unit that is not :func:`_idle` changes nothing."""
+    pos = st.units.pos[p, slot]
+    occ = occupancy(st)
+    legal, reach, moves_to, targets, to_city, to_route = unit_options(st, p, slot, occ, peace)
     cat = masked_argmax(tscore, legal)
     here = jnp.arange(N_TILES) == pos
     tmask = jnp.where(cat == MOVE, moves_to, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
