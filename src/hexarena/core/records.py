@@ -229,6 +229,19 @@ def _cut_torn_tail(path: Path) -> None:
         path.write_bytes(data[: data.rfind(b"\n") + 1])
 
 
+def json_object(line: str, where: str) -> dict[str, Any]:
+    """One line of a JSON-lines file as an object; anything else raises naming ``where``. A line
+    that is not JSON at all raises :class:`json.JSONDecodeError`, for the caller to judge (a torn
+    last line of a running match is no error)."""
+    try:
+        obj = json.loads(line)
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply to read") from None
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: expected a JSON object")
+    return obj
+
+
 def read_jsonl(path: Path, *, torn_tail_ok: bool = False) -> Iterator[dict[str, Any]]:
     """The lines of a JSONL file; a corrupt or truncated line raises naming the line number,
     except (with ``torn_tail_ok``) a last line without its newline, cut off by a kill."""
@@ -243,15 +256,11 @@ def read_jsonl(path: Path, *, torn_tail_ok: bool = False) -> Iterator[dict[str, 
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                obj = json_object(line, f"{path}:{n}")
             except json.JSONDecodeError as exc:
                 if torn_tail_ok and not line.endswith("\n"):
                     return
                 raise RecordError(f"{path}:{n}: corrupt or truncated line ({exc.msg})") from exc
-            except RecursionError:
-                raise RecordError(f"{path}:{n}: JSON nested too deeply to read") from None
-            if not isinstance(obj, dict):
-                raise RecordError(f"{path}:{n}: expected a JSON object")
             yield obj
 
 

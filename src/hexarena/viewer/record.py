@@ -22,7 +22,7 @@ from typing import Any
 from hexarena.core.errors import RecordError
 from hexarena.core.frames import FrameEncoder, check_header, header
 from hexarena.core.frozen import thaw
-from hexarena.core.records import start_state
+from hexarena.core.records import json_object, start_state
 
 #: Frames files, in the order they are looked for inside a record directory.
 FRAME_FILES = ("frames.jsonl", "frames.jsonl.gz", "frames.ndjson.gz")
@@ -88,16 +88,12 @@ def _lines(path: Path, warnings: list[str]) -> Iterator[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json_object(line, f"{path}:{n + 1}")
         except json.JSONDecodeError as exc:
             if n == last:
                 warnings.append(f"{path.name}:{n + 1}: truncated last line skipped (match still running?)")
                 return
             raise RecordError(f"{path}:{n + 1}: corrupt line ({exc.msg})") from exc
-        except RecursionError:
-            raise RecordError(f"{path}:{n + 1}: JSON nested too deeply to read") from None
-        if not isinstance(obj, dict):
-            raise RecordError(f"{path}:{n + 1}: expected a JSON object")
         yield obj
 
 
