@@ -1,6 +1,6 @@
 """Train the baselines and write their curves, results and policies (``make train``).
 
-``python -m hexarena.rl.train cityofgold --minutes 40 --jobs 2 --out docs/rl``: evolution strategies
+``python -m hexarena.rl.train cityofgold --minutes 45 --jobs 2 --out docs/rl``: evolution strategies
 on a move-ranking policy started from a fit to the heuristic's choices (:mod:`.cog_es`);
 ``--learner ppo --minutes 15``: PPO in JAX (:mod:`.jax_ppo`).
 ``python -m hexarena.rl.train smallworld --minutes 60 --jobs 2 --out docs/rl``: evolution strategies
