@@ -3,14 +3,14 @@
 Why not PPO here: on this shared 2-core CPU the JAX PPO baseline (:mod:`.jax_ppo`) reached
 7.5 % against the heuristic in its budget; it has to rediscover paths, deck building and the
 race from a flat observation. The ranking policy is given what the heuristic weighs as move
-features and learns only how to weigh them: about 80 weights.
+features and learns only how to weigh them: 69 weights.
 
 Two stages, both from whole games on the scalar engine (:mod:`hexarena.games.cityofgold.engine`,
 the bot and the policy's features take nine tenths of the time there, and the batched JAX
 engine cannot run the bot, which is Python over the scalar ``Game``):
 
 1. a start: the conditional-logit fit of the weights to the heuristic's own choices in
-   heuristic self-play (``--bc-games`` games, a few seconds);
+   heuristic self-play (``--bc-games`` games, under a minute here);
 2. OpenAI-style ES from there (antithetic pairs, centred ranks, Adam): every generation plays
    the same games for each perturbed policy (common seeds), the learner in both seats against
    the heuristic bot (the opponent to beat; a game between two deterministic players is fixed by
