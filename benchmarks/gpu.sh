@@ -54,7 +54,7 @@ train)
     deps=$(mktemp -d)
     "$PY" -m pip install --quiet --no-index --no-deps --target "$deps" .whl/*.whl
     export PYTHONPATH="$deps:$PWD/src:$PWD" PYTHONUNBUFFERED=1
-    "$PY" -m hexarena.rl.train cityofgold --out "${OUT:?set OUT to an output folder}" \
+    "$PY" -m hexarena.rl.train cityofgold --learner ppo --out "${OUT:?set OUT to an output folder}" \
         --minutes "${MINUTES:-4}" --envs "${ENVS:-4096}" --rollout "${ROLLOUT:-32}" \
         --jobs "${JOBS:-$(nproc)}" --eval-games 256 --heuristic-games 200 ${ARGS:-}
     ;;

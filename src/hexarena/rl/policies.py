@@ -4,8 +4,9 @@
   Terra Nova ES policy of :mod:`.tn_es` (its preferences sent as a sparse move, :mod:`.tn_eval`);
 * ``.zip``: a MaskablePPO model of sb3-contrib over the game's ``observation_array`` and action
   mask (the ``train`` extra must be installed to load it);
-* ``.json``: a Small World move-ranking policy of :mod:`.sw_es` (weights over
-  :mod:`.sw_features`' move features, read from the role's own observation).
+* ``.json``: a move-ranking policy: Small World's of :mod:`.sw_es` (weights over
+  :mod:`.sw_features`' move features, read from the role's own observation) or City of Gold's
+  of :mod:`.cog_es` (weights over :mod:`.cog_rank`'s features of the flat actions).
 
 A policy player takes the most probable legal action (``greedy``) or samples it.
 """
@@ -88,8 +89,7 @@ def _load(path: Path) -> Any:
     if path.suffix == ".json":
         return _ranking_policy(path)
     raise ConfigError(
-        f"policy {str(path)!r}: expected a .npz (JAX PPO), .zip (MaskablePPO) "
-        "or .json (Small World move-ranking) file"
+        f"policy {str(path)!r}: expected a .npz (JAX PPO), .zip (MaskablePPO) or .json (move-ranking) file"
     )
 
 
@@ -137,13 +137,21 @@ def _sb3_policy(path: Path) -> Any:
 
 
 def _ranking_policy(path: Path) -> Any:
+    import json
+
+    try:
+        game = json.loads(path.read_text()).get("game")
+    except (OSError, ValueError, AttributeError) as exc:  # json.JSONDecodeError is a ValueError
+        raise ConfigError(f"policy {str(path)!r}: not a policy file ({exc})") from exc
+    if game == "cityofgold":
+        return _cog_ranking_policy(path)
     from hexarena.core.frozen import thaw
     from hexarena.games.smallworld.adapter import SmallWorldView
     from hexarena.rl.sw_features import RankingPolicy
 
     try:
         policy = RankingPolicy.load(path)
-    except (ValueError, KeyError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+    except (ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"policy {str(path)!r}: {exc}") from exc
 
     def act(view: GameState, role: str, greedy: bool, rng: np.random.Generator) -> int:
@@ -157,6 +165,22 @@ def _ranking_policy(path: Path) -> Any:
         )
         move = policy.choose(obs, None if greedy else rng)
         return view.move_to_action(move)
+
+    return act
+
+
+def _cog_ranking_policy(path: Path) -> Any:
+    from hexarena.rl.cog_rank import RankingPolicy
+
+    try:
+        policy = RankingPolicy.load(path)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"policy {str(path)!r}: {exc}") from exc
+
+    def act(view: GameState, role: str, greedy: bool, rng: np.random.Generator) -> int:
+        if view.name != "cityofgold":
+            raise ConfigError(f"{path.name} is a City of Gold policy; this game is {view.name}")
+        return policy.choose(view.game, None if greedy else rng)
 
     return act
 
@@ -186,17 +210,31 @@ def _choose(logits: np.ndarray, greedy: bool, rng: np.random.Generator) -> int:
 def heuristic_win_rate(
     path: str | Path, games: int, seed: int, alternate: bool = False, jobs: int = 1, **params: Any
 ) -> dict[str, float]:
-    """A City of Gold policy against the heuristic bot, one game per seed ``seed .. seed + games
-    - 1`` (the policy's training settings unless ``params`` say otherwise). ``alternate``: game
-    ``k`` puts the policy in seat ``k % n_players``, so it moves first as often as the bot;
-    ``jobs`` > 1 splits the games over that many CPU-only processes."""
+    """A City of Gold PPO policy (``.npz``) against the heuristic bot (:func:`win_rate`), in the
+    policy's training settings unless ``params`` say otherwise."""
     from hexarena.rl.jax_ppo import load_policy
 
     _, cfg = load_policy(path)
     settings = {"n_players": cfg.n_players, "n_pieces": cfg.n_pieces, "max_turns": cfg.max_turns, **params}
+    return win_rate(path, games, seed, settings, alternate=alternate, jobs=jobs)
+
+
+def win_rate(
+    path: str | Path,
+    games: int,
+    seed: int,
+    settings: dict[str, Any],
+    opponent: str = "heuristic",
+    alternate: bool = False,
+    jobs: int = 1,
+) -> dict[str, float]:
+    """A City of Gold policy file against ``opponent`` (``"heuristic"``: the bot in every other
+    seat; ``"random"``), one game per seed ``seed .. seed + games - 1`` of the game ``settings``.
+    ``alternate``: game ``k`` puts the policy in seat ``k % n_players``, so it moves first as
+    often as the others; ``jobs`` > 1 splits the games over that many CPU-only processes."""
     ks = list(range(games))
     if jobs <= 1:
-        won = _games_vs_heuristic(ks, str(path), seed, alternate, settings)
+        won = _games_vs(ks, str(path), seed, alternate, settings, opponent)
     else:
         import functools
         import multiprocessing
@@ -205,8 +243,8 @@ def heuristic_win_rate(
         parts = [ks[i::jobs] for i in range(jobs)]
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_cpu_only) as pool:
-            play = functools.partial(_games_vs_heuristic, path=str(path), seed=seed, alternate=alternate)
-            runs = pool.map(functools.partial(play, settings=settings), parts)
+            play = functools.partial(_games_vs, path=str(path), seed=seed, alternate=alternate)
+            runs = pool.map(functools.partial(play, settings=settings, opponent=opponent), parts)
             won = [w for part in runs for w in part]
     return {"games": games, "win_rate": sum(won) / games, "wins": sum(won)}
 
@@ -217,7 +255,9 @@ def _cpu_only() -> None:
     os.environ["JAX_PLATFORMS"] = "cpu"  # one game at a time: a GPU only adds latency
 
 
-def _games_vs_heuristic(ks: list[int], path: str, seed: int, alternate: bool, settings: dict) -> list[int]:
+def _games_vs(
+    ks: list[int], path: str, seed: int, alternate: bool, settings: dict, opponent: str = "heuristic"
+) -> list[int]:
     """1 for each game ``seed + k`` (``k`` in ``ks``) the policy wins (first place alone), else 0."""
     from hexarena.games.cityofgold.bot import HeuristicPlayer
     from hexarena.rl.gym import HexarenaGymEnv
@@ -228,7 +268,8 @@ def _games_vs_heuristic(ks: list[int], path: str, seed: int, alternate: bool, se
     for k in ks:
         role = roles[k % len(roles)] if alternate else roles[0]
         # the bot itself, not its name: no player factory (nor its config parser) in the workers
-        env = HexarenaGymEnv("cityofgold", role=role, opponents=HeuristicPlayer(), **settings)
+        opp = HeuristicPlayer() if opponent == "heuristic" else opponent
+        env = HexarenaGymEnv("cityofgold", role=role, opponents=opp, **settings)
         env.reset(seed=seed + k)
         done = False
         while not done:

@@ -1,11 +1,13 @@
 """Train the baselines and write their curves, results and policies (``make train``).
 
-``python -m hexarena.rl.train cityofgold --minutes 15 --out docs/rl``: PPO in JAX (:mod:`.jax_ppo`).
+``python -m hexarena.rl.train cityofgold --minutes 45 --jobs 2 --out docs/rl``: evolution strategies
+on a move-ranking policy started from a fit to the heuristic's choices (:mod:`.cog_es`);
+``--learner ppo --minutes 15``: PPO in JAX (:mod:`.jax_ppo`).
 ``python -m hexarena.rl.train smallworld --minutes 60 --jobs 2 --out docs/rl``: evolution strategies
 on a move-ranking policy (:mod:`.sw_es`); ``--learner ppo --steps 100000``: MaskablePPO
 (:mod:`.sb3_train`, needs the ``train`` extra).
-Each writes ``OUT/<game>/curve.png``, ``results.json`` and the policy (``policy.npz`` /
-``policy.zip``), loadable as a player with ``--players policy:PATH``.
+Each writes ``OUT/<game>/curve.png``, ``results.json`` and the policy (``policy.json`` /
+``policy.npz`` / ``policy.zip``), loadable as a player with ``--players policy:PATH``.
 """
 
 from __future__ import annotations
@@ -186,8 +188,13 @@ def train_cityofgold(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def plot_results(folder: Path) -> None:
-    """Draw ``folder/curve.png`` from ``folder/results.json`` (City of Gold's curve)."""
+    """Draw ``folder/curve.png`` from ``folder/results.json`` (City of Gold's curve, PPO or ES)."""
     curve = json.loads((folder / "results.json").read_text())["curve"]
+    if "win_rate_vs_self" not in curve:
+        from hexarena.rl.cog_es import draw_curve
+
+        draw_curve(folder / "curve.png", curve, plot_curve)
+        return
     plot_curve(
         folder / "curve.png",
         curve["env_steps"],
@@ -219,10 +226,20 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--generations", type=int, default=None, help="ES generations at most (unset: until --minutes)"
     )
-    sw = p.add_argument_group("Small World")
-    sw.add_argument(
-        "--learner", choices=["es", "ppo"], default="es", help="ES move-ranking policy or MaskablePPO"
+    p.add_argument(
+        "--learner",
+        choices=["es", "ppo"],
+        default="es",
+        help="ES move-ranking policy, or PPO (JAX PPO for cityofgold, MaskablePPO for smallworld)",
     )
+    p.add_argument(
+        "--four-player-games", type=int, default=200, help="cityofgold ES: 4-player games vs heuristics"
+    )
+    p.add_argument(
+        "--bc-games", type=int, default=100, help="cityofgold ES: heuristic games the start is fit to"
+    )
+    p.add_argument("--bc-iters", type=int, default=300, help="cityofgold ES: Adam steps of that fit")
+    sw = p.add_argument_group("Small World (and City of Gold ES)")
     sw.add_argument("--pairs", type=int, default=8, help="ES antithetic pairs per generation")
     sw.add_argument("--sigma", type=float, default=0.5, help="ES perturbation scale")
     sw.add_argument("--lr", type=float, default=0.1, help="ES Adam step size")
@@ -248,7 +265,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.game == "plot":
         plot_results(Path(args.out) / "cityofgold")
         return
-    if args.game == "cityofgold":
+    if args.game == "cityofgold" and args.learner == "es":
+        from hexarena.rl.cog_es import train_cityofgold_es
+
+        results = train_cityofgold_es(args, plot_curve)
+    elif args.game == "cityofgold":
         results = train_cityofgold(args)
     elif args.game == "terranova":
         from hexarena.rl.tn_train import train_terranova
@@ -265,7 +286,7 @@ def main(argv: list[str] | None = None) -> None:
             results = train_smallworld(args, plot_curve)
     write_results(Path(args.out) / args.game, results, argv)
     print(json.dumps({k: v for k, v in results.items() if k != "curve"}, indent=2))
-    if args.game == "cityofgold":
+    if args.game == "cityofgold" and args.learner == "ppo":
         try:
             plot_results(Path(args.out) / "cityofgold")
         except ImportError:  # a GPU machine without matplotlib: `... train plot --out DIR` later
