@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.rl import es
 from hexarena.rl.cog_rank import FEATURES, RankingPolicy, move_features
-from hexarena.rl.sw_es import Adam, centred_ranks
 
 SETTINGS = {"n_players": 2, "n_pieces": 3, "max_turns": 1000}  # the default 2-player game
 BC_SEEDS = 2_000_000  # the heuristic self-play games of the start
@@ -115,7 +115,7 @@ def imitation_start(games: int, iters: int, jobs: int, pool: Any = None) -> tupl
     sizes = np.array([len(f) for f, _ in data])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     picked = starts + np.array([y for _, y in data])
-    w, adam = np.zeros(FEATURES), Adam(FEATURES, 0.1)
+    w, adam = np.zeros(FEATURES), es.Adam(FEATURES, 0.1)
     for _ in range(iters):
         s = x @ w
         s -= np.repeat(np.maximum.reduceat(s, starts), sizes)
@@ -163,74 +163,30 @@ def train(args: argparse.Namespace, out: Path) -> dict[str, Any]:
     """The start, then ES for ``args.minutes`` (or ``args.generations``); writes ``out/policy.json``."""
     import multiprocessing
 
-    pairs, sigma = args.pairs, args.sigma
-    rng = np.random.default_rng(args.seed)
-    curve: dict[str, list] = {
-        k: [] for k in ("env_steps", "mean_return", "win_rate", "win_rate_vs_heuristic")
-    }
-    curve["train_win_rate_vs_heuristic"] = []
-    env_steps, train_s, acc_wins, acc_fit, acc_n = 0, 0.0, 0.0, 0.0, 0
+    def games_of(gen: int, rng: np.random.Generator) -> list[tuple[int, int, str]]:
+        seeds = TRAIN_SEEDS + 1000 * gen + np.arange(args.seeds_per_gen)
+        return [(int(s), seat, "heuristic") for s in seeds for seat in (0, 1)]
+
+    def save(theta: np.ndarray, gen: int) -> None:
+        RankingPolicy(theta).save(out / "policy.json", generation=gen)
+
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         theta, agreement = imitation_start(args.bc_games, args.bc_iters, args.jobs, pool)
-        adam = Adam(FEATURES, args.lr)
         start_s = time.perf_counter() - start
         print(f"start: fit to the heuristic's choices, {agreement:.1%} agree ({start_s:.0f} s)", flush=True)
         vh = evaluate(theta, "heuristic", args.valid_games, VALID_SEEDS, pool)
-        best, start_vh = (vh, theta.copy(), 0), vh
         print(f"gen 0: held-out vs heuristic {vh:.2f}", flush=True)
-        gen = 0
-        while True:
-            t0 = time.perf_counter()
-            seeds = TRAIN_SEEDS + 1000 * gen + np.arange(args.seeds_per_gen)
-            games = [(int(s), seat, "heuristic") for s in seeds for seat in (0, 1)]
-            eps = rng.standard_normal((pairs, FEATURES))
-            members = np.concatenate([theta + sigma * eps, theta - sigma * eps])
-            runs = pool.map(_play_all, [(w, games) for w in members])
-            fitness = np.array([r[1] for r in runs])
-            acc_wins += sum(r[0] for r in runs) / (len(games) * len(members))
-            acc_fit += fitness.mean() / len(games)
-            acc_n += 1
-            env_steps += sum(r[2] for r in runs)
-            ranks = centred_ranks(fitness)
-            grad = (ranks[:pairs] - ranks[pairs:]) @ eps / (pairs * sigma)
-            theta = theta + adam.step(grad - args.decay * theta)
-            gen += 1
-            train_s += time.perf_counter() - t0
-            done = (args.generations and gen >= args.generations) or (
-                not args.generations and time.perf_counter() - start > args.minutes * 60
-            )
-            if gen % args.eval_every == 0 or done:
-                vh = evaluate(theta, "heuristic", args.valid_games, VALID_SEEDS, pool)
-                vr = evaluate(theta, "random", max(args.valid_games // 4, 1), VALID_SEEDS + 50_000, pool)
-                curve["env_steps"].append(env_steps)
-                curve["mean_return"].append(acc_fit / acc_n)
-                curve["train_win_rate_vs_heuristic"].append(acc_wins / acc_n)
-                curve["win_rate_vs_heuristic"].append(vh)
-                curve["win_rate"].append(vr)
-                acc_wins = acc_fit = acc_n = 0
-                if vh >= best[0]:
-                    best = (vh, theta.copy(), gen)
-                print(
-                    f"gen {gen}: {env_steps:,} env steps, {env_steps / train_s:,.0f}/s, train games "
-                    f"{curve['train_win_rate_vs_heuristic'][-1]:.2f} won, held-out vs heuristic {vh:.2f}, "
-                    f"vs random {vr:.2f}; |theta| {np.linalg.norm(theta):.2f}",
-                    flush=True,
-                )
-                RankingPolicy(best[1]).save(out / "policy.json", generation=best[2])
-            if done:
-                break
+        run = es.run(
+            args, theta, pool, _play_all, evaluate, games_of, save, VALID_SEEDS,
+            best=(vh, theta.copy(), 0), random_share=4,
+        )  # fmt: skip
     return {
+        **run,
         "start_agreement": agreement,
         "start_s": start_s,
-        "start_valid_win_rate": start_vh,
-        "kept_generation": best[2],
-        "kept_valid_win_rate": best[0],
-        "generations": gen,
-        "env_steps": env_steps,
-        "train_s": train_s,
+        "start_valid_win_rate": vh,
         "wall_s": time.perf_counter() - start,
-        "curve": curve,
     }
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.rl import es
 from hexarena.rl.sw_features import FEATURES, RankingPolicy
 
 PLAYERS = 2
@@ -73,24 +74,6 @@ def _play_all(job: tuple[np.ndarray, Sequence[tuple[int, int, Opp]]]) -> tuple[f
         fitness += win + margin / 100
         moves += n
     return wins, fitness, moves
-
-
-class Adam:
-    def __init__(self, n: int, lr: float) -> None:
-        self.lr, self.m, self.v, self.t = lr, np.zeros(n), np.zeros(n), 0
-
-    def step(self, grad: np.ndarray) -> np.ndarray:
-        self.t += 1
-        self.m = 0.9 * self.m + 0.1 * grad
-        self.v = 0.999 * self.v + 0.001 * grad**2
-        m, v = self.m / (1 - 0.9**self.t), self.v / (1 - 0.999**self.t)
-        return self.lr * m / (np.sqrt(v) + 1e-8)
-
-
-def centred_ranks(x: np.ndarray) -> np.ndarray:
-    ranks = np.empty(len(x))
-    ranks[np.argsort(x, kind="stable")] = np.arange(len(x))
-    return ranks / (len(x) - 1) - 0.5
 
 
 def bare_rate(seconds: float, seed: int) -> dict[str, float]:
@@ -149,80 +132,31 @@ def train(args: argparse.Namespace, out: Path) -> dict[str, Any]:
     """ES for ``args.minutes`` (or ``args.generations``); writes ``out/policy.json``."""
     import multiprocessing
 
-    pairs, sigma = args.pairs, args.sigma
-    rng = np.random.default_rng(args.seed)
-    theta = np.zeros(FEATURES)
-    adam = Adam(FEATURES, args.lr)
     league: list[np.ndarray] = []
-    curve: dict[str, list] = {
-        k: [] for k in ("env_steps", "mean_return", "win_rate", "win_rate_vs_heuristic")
-    }
-    curve["train_win_rate_vs_heuristic"] = []
-    best = (-1.0, theta.copy(), 0)
-    env_steps, train_s, acc_wins, acc_fit, acc_n = 0, 0.0, 0.0, 0.0, 0
-    ctx = multiprocessing.get_context("fork")
+
+    def games_of(gen: int, rng: np.random.Generator) -> list[tuple[int, int, Opp]]:
+        """Both seats of each seed; every fourth seed against a past self (random before any)."""
+        games = []
+        for j, s in enumerate(TRAIN_SEEDS + 1000 * gen + np.arange(args.seeds_per_gen)):
+            vs_league = j % 4 == 3
+            opp = (league[rng.integers(len(league))] if league else "random") if vs_league else "heuristic"
+            games += [(int(s), 0, opp), (int(s), 1, opp)]
+        return games
+
+    def snapshot(gen: int, theta: np.ndarray) -> None:
+        if gen % args.snapshot_every == 0:
+            league[:] = [*league, theta.copy()][-args.league :]
+
+    def save(theta: np.ndarray, gen: int) -> None:
+        RankingPolicy(theta).save(out / "policy.json", generation=gen)
+
     start = time.perf_counter()
-    with ctx.Pool(args.jobs) as pool:
-        gen = 0
-        while True:
-            t0 = time.perf_counter()
-            seeds = TRAIN_SEEDS + 1000 * gen + np.arange(args.seeds_per_gen)
-            games = []
-            for j, s in enumerate(seeds):
-                vs_league = j % 4 == 3
-                opp = (
-                    (league[rng.integers(len(league))] if league else "random") if vs_league else "heuristic"
-                )
-                games += [(int(s), 0, opp), (int(s), 1, opp)]
-            eps = rng.standard_normal((pairs, FEATURES))
-            members = np.concatenate([theta + sigma * eps, theta - sigma * eps])
-            runs = pool.map(_play_all, [(w, games) for w in members])
-            fitness = np.array([r[1] for r in runs])
-            acc_wins += sum(r[0] for r in runs) / (len(games) * len(members))  # heuristic and league games
-            acc_fit += fitness.mean() / len(games)
-            acc_n += 1
-            env_steps += sum(r[2] for r in runs)
-            ranks = centred_ranks(fitness)
-            grad = (ranks[:pairs] - ranks[pairs:]) @ eps / (pairs * sigma)
-            theta = theta + adam.step(grad - args.decay * theta)
-            gen += 1
-            train_s += time.perf_counter() - t0
-            if gen % args.snapshot_every == 0:
-                league = [*league, theta.copy()][-args.league :]
-            done = (args.generations and gen >= args.generations) or (
-                not args.generations and time.perf_counter() - start > args.minutes * 60
-            )
-            if gen % args.eval_every == 0 or done:
-                vh = evaluate(theta, "heuristic", args.valid_games, VALID_SEEDS, pool)
-                vr = evaluate(theta, "random", max(args.valid_games // 2, 1), VALID_SEEDS + 50_000, pool)
-                curve["env_steps"].append(env_steps)
-                curve["mean_return"].append(acc_fit / acc_n)
-                curve["train_win_rate_vs_heuristic"].append(acc_wins / acc_n)
-                curve["win_rate_vs_heuristic"].append(vh)
-                curve["win_rate"].append(vr)
-                acc_wins = acc_fit = acc_n = 0
-                if vh >= best[0]:
-                    best = (vh, theta.copy(), gen)
-                print(
-                    f"gen {gen}: {env_steps:,} env steps, {env_steps / train_s:,.0f}/s, train games "
-                    f"{curve['train_win_rate_vs_heuristic'][-1]:.2f} won, held-out vs heuristic {vh:.2f}, "
-                    f"vs random {vr:.2f}; |theta| {np.linalg.norm(theta):.2f}",
-                    flush=True,
-                )
-                RankingPolicy(best[1]).save(out / "policy.json", generation=best[2])
-            if done:
-                break
-    wall = time.perf_counter() - start
-    return {
-        "theta": best[1],
-        "kept_generation": best[2],
-        "kept_valid_win_rate": best[0],
-        "generations": gen,
-        "env_steps": env_steps,
-        "train_s": train_s,
-        "wall_s": wall,
-        "curve": curve,
-    }
+    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+        run = es.run(
+            args, np.zeros(FEATURES), pool, _play_all, evaluate, games_of, save, VALID_SEEDS,
+            after_generation=snapshot,
+        )  # fmt: skip
+    return {**run, "wall_s": time.perf_counter() - start}
 
 
 def user_path_win_rate(path: Path, opponent: str, games: int, seed: int, jobs: int = 1) -> dict[str, Any]:
