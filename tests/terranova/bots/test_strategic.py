@@ -522,6 +522,10 @@ def test_only_the_strongest_army_plays_for_domination_and_a_campaign_under_way_g
     weaker = _rich_with_a_rival_capital(obs, 2)
     assert strategy.choose_plan(weaker, 0, "science") != "domination"
     assert strategy.aptitude(weaker, 0)["domination"] == pytest.approx(0.05)
+    sacked = np.zeros((6, 6), int)
+    sacked[2, 4] = 1  # player 2's conquest is under way: the strongest leaves it be
+    under_way = {**_rich_with_a_rival_capital(obs, 0), "has_sacked": sacked}
+    assert strategy.aptitude(under_way, 0)["domination"] == pytest.approx(0.05)
     owner = np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, np.int8)
     owner[3, 0].reshape(-1)[20 * COLS + 20] = 2
     kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)

@@ -223,13 +223,16 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     and the gold to pay an army (:data:`ARMY_PURSE` a turn, treasury included, is a full purse;
     with no rival capital in sight the army scouts for one: waiting to see one held seed 4's bots
     back until round 200). The purse alone made every rich bot a conqueror by round 150-200, and
-    their armies met each other rather than the capitals: one conqueror at a time, the strongest."""
+    their armies met each other rather than the capitals: one conqueror at a time, the strongest,
+    and none while a rival has sacked more capitals than it (its conquest is under way)."""
     culture = np.asarray(obs["culture_total"], dtype=float)
     relations = np.asarray(obs["citystate_info"]["relationships"])
     pc = obs["player_cities"]
     rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
     rival_capitals[me] = False
-    strongest = int(obs["most_soldiers"]) == me
+    sacks = np.asarray(obs["has_sacked"]).sum(1)
+    rival_conquest = np.delete(sacks, me).max() > sacks[me]  # the sacks are public: one at a time
+    strongest = int(obs["most_soldiers"]) == me and not rival_conquest
     war_time = int(obs["current_turn"]) >= WAR_ROUND  # with no capital in sight, the army scouts
     purse = min(max(economy.spendable(obs, me), 0.0) / ARMY_PURSE, 1.0)
     return {
