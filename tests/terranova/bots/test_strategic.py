@@ -644,3 +644,29 @@ def test_a_waiting_unit_steps_in_place_since_one_with_no_order_walks_north_west(
     opts["reach"][2, [far, *nb]] = True  # the garrison (slot 2, in its city) may go far north-west
     guard = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["2"]
     assert far not in guard["targets"][: len(nb)] and guard["targets"][0] in nb
+
+
+def test_a_conquest_marches_first_on_the_capital_it_can_walk_to(obs):
+    """Seed 0's army stood 20 tiles from the nearest capital for 50 rounds, with no way there by
+    land: a capital it can walk to comes first, however much farther."""
+    far = _two_capitals(obs, None)[2]
+    army = (far[0], (far[1] + 1) % COLS)
+    view, near, far = _two_capitals(obs, army)
+    near_tile = near[0] * COLS + near[1]
+    elevation = np.ones(N_TILES, int)
+    ring = distance_np(np.arange(N_TILES), near_tile)
+    elevation[(ring >= 1) & (ring <= 2)] = 0  # the near capital stands on an island
+    owner = np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, np.int8)
+    view = {
+        **_cities(view, ownership_map=owner),
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+        "at_war": np.zeros((6, 6), int),
+    }
+    view["has_sacked"][0, 4] = 0  # 4's capital is the one by the army, unsacked
+    view["units"]["unit_rowcol"][0, 0] = [army[0] + 6, army[1]]  # six tiles from it, far from 3's
+    assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
+    view["units"]["unit_rowcol"][0, 0] = [near[0], (near[1] + 3) % COLS]  # by the island, across water
+    assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
+    view["elevation_map"] = np.ones(N_TILES, int)  # a land bridge: the nearer again
+    assert military.campaign_target(view, 0) == (3, near_tile)

@@ -97,25 +97,6 @@ def army_target(n_cities: int, plan: str, gold: float, at_war: bool = False) -> 
     return max(base, 1 if n_cities else 0)
 
 
-def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | None:
-    """(player, tile) of the known rival capital nearest tile ``near`` that ``me`` has not sacked."""
-    pc = obs["player_cities"]
-    ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
-    sacked = np.asarray(obs["has_sacked"])[me]
-    best: tuple[int, int] | None = None
-    best_d = np.inf
-    for q in range(len(ids)):
-        if q == me or sacked[q]:
-            continue
-        cap = np.flatnonzero((ids[q] == 1) & (rowcols[q][:, 0] >= 0))
-        if len(cap):
-            tile = int(_tiles(rowcols[q][cap[0]]))
-            d = float(distance_np(np.array([tile]), near)[0])
-            if d < best_d:
-                best, best_d = (q, tile), d
-    return best
-
-
 def known_capitals(obs: dict[str, Any], me: int) -> int:
     """How many rival capitals ``me`` has seen (a conquest's aptitude and route need them)."""
     ids = np.asarray(obs["player_cities"]["city_ids"]) == 1
@@ -166,21 +147,34 @@ def field_army(obs: dict[str, Any], me: int) -> np.ndarray:
 
 
 def campaign_target(obs: dict[str, Any], me: int) -> tuple[int, int] | None:
-    """The rival capital a conquest marches on: the unsacked one nearest its field army (the
-    median of its rows and columns), so that after a sack the army goes straight on to the next
-    rather than to the next nearest its own capital, across the map; nearest its capital while
-    the army is home."""
+    """The rival capital a conquest marches on: of the unsacked ones, the fewest steps by land
+    from its field army (from its capital while the army is home), so that after a sack the army
+    goes straight on to the next rather than back across the map, and a capital it cannot walk to
+    (over water, or behind a third player's closed border: seed 0's army stood 20 tiles from one
+    for 50 rounds) comes after those it can; as the crow flies among those it cannot reach."""
+    pc = obs["player_cities"]
+    ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+    sacked = np.asarray(obs["has_sacked"])[me]
     field = field_army(obs, me)
-    if len(field):
-        near = int(np.median(field // COLS)) * COLS + int(np.median(field % COLS))
-    else:
-        pc = obs["player_cities"]
-        ids = np.asarray(pc["city_ids"])[me]
-        mine = np.flatnonzero(ids > 0)
+    if not len(field):
+        mine = np.flatnonzero(ids[me] > 0)
         if not len(mine):
             return None
-        near = int(_tiles(np.asarray(pc["city_rowcols"])[me][mine[0]]))
-    return rival_capital(obs, me, near)
+        field = _tiles(rowcols[me][mine[:1]])
+    at_war = np.asarray(obs["at_war"])[me] > 0
+    best: tuple[int, int] | None = None
+    best_key = (np.inf, np.inf)
+    for q in range(len(ids)):
+        cap = np.flatnonzero((ids[q] == 1) & (rowcols[q][:, 0] >= 0))
+        if q == me or sacked[q] or not len(cap):
+            continue
+        tile = int(_tiles(rowcols[q][cap[0]]))
+        open_to = at_war.copy()
+        open_to[q] = True
+        key = (float(steps_to(obs, me, tile, open_to)[field].min()), float(distance_np(field, tile).min()))
+        if key < best_key:
+            best, best_key = (q, tile), key
+    return best
 
 
 def hosts(obs: dict[str, Any], me: int) -> np.ndarray:
