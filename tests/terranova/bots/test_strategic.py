@@ -668,5 +668,9 @@ def test_a_conquest_marches_first_on_the_capital_it_can_walk_to(obs):
     assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
     view["units"]["unit_rowcol"][0, 0] = [near[0], (near[1] + 3) % COLS]  # by the island, across water
     assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
-    view["elevation_map"] = np.ones(N_TILES, int)  # a land bridge: the nearer again
+    known = np.array(view["technologies"])
+    known[load_tables().tech("sailing")] = 1  # with Sailing its units embark: the nearer again
+    sailing = {**view, "technologies": known, "lake_map": np.zeros(N_TILES, int)}
+    assert military.campaign_target(sailing, 0) == (3, near_tile)
+    view["elevation_map"] = np.ones(N_TILES, int)  # or a land bridge
     assert military.campaign_target(view, 0) == (3, near_tile)

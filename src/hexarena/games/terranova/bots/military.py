@@ -215,11 +215,14 @@ def _toward(pos: int, goal: int, reach: np.ndarray | None, steps_to: np.ndarray 
 
 
 def steps_to(obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray) -> np.ndarray:
-    """(H,) steps on land from each tile to ``goal`` (inf where no way): around mountains, natural
-    wonders, water and the territory of players not in ``open_to`` (6,) (a closed border), so a
-    march does not stall behind them as the crow-flies step did."""
+    """(H,) steps from each tile to ``goal`` (inf where no way): around mountains, natural wonders,
+    water (lakes always, seas until Sailing, with which units embark) and the territory of players
+    not in ``open_to`` (6,) (a closed border), so a march does not stall behind them as the
+    crow-flies step did."""
     elevation = np.asarray(obs["elevation_map"]).reshape(-1)
     land = ((elevation == 1) | (elevation == 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)
+    if np.asarray(obs["technologies"])[load_tables().tech("sailing")] > 0:  # units embark
+        land |= (elevation == 0) & (np.asarray(obs["lake_map"]).reshape(-1) <= 0)
     owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
     closed = owned[[q for q in range(len(open_to)) if q != me and not open_to[q]]].any(0)
     passable = land & ~closed
