@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
@@ -36,6 +37,7 @@ OBSOLETE_FRACTION = 0.6
 SIEGE_SHARE = 3  # one siege unit in three of a conquest's army
 UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 300)
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
+VOLLEYS = 0.5  # and their blows would take this share of its hit points (down in two turns)
 CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
 EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then, or while a rival capital is unknown
 EXPLORE_CAPITALS_ROUNDS = 150
@@ -135,6 +137,24 @@ def besieged(obs: dict[str, Any], target: tuple[int, int]) -> bool:
     hp = np.asarray(pc["hp"])[target[0]][on]
     full = np.asarray(pc["max_hp"])[target[0]][on]
     return bool(len(hp) and 0 <= hp[0] < max(float(full[0]), load_tables().rules["city_max_hp"]))
+
+
+def volley(obs: dict[str, Any], target: tuple[int, int], kinds: np.ndarray) -> float:
+    """How many times over one blow from each of ``kinds`` would take the ``target`` capital's hit
+    points as seen (its defence as seen; siege units x2; the combat formula's damage, bonuses
+    left out; every blow takes at least 0.2): below :data:`VOLLEYS` the gathered army waits for
+    more, as units striking a capital a few at a time lost one a turn and never brought it down."""
+    pc = obs["player_cities"]
+    on = _tiles(np.asarray(pc["city_rowcols"])[target[0]]) == target[1]
+    hp, defence = np.asarray(pc["hp"])[target[0]][on], np.asarray(pc["defense"])[target[0]][on]
+    if not len(hp) or defence[0] <= 0:
+        return np.inf  # strength unseen: the assault goes as before
+    tb = load_tables()
+    k = np.maximum(np.asarray(kinds, int), 0)
+    siege = np.where(tb.unit_class[k] == SIEGE_CLASS, tb.rules["siege_vs_city"], 1.0)
+    attack = np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * siege
+    damage, _ = formulas.combat_damage(attack, float(defence[0]), tb.unit_ranged[k] > 0)
+    return float(np.sum(damage)) / max(float(hp[0]), 0.1)
 
 
 def field_army(obs: dict[str, Any], me: int) -> np.ndarray:
@@ -323,9 +343,9 @@ def unit_orders(
     explorer = (vis == 0).any() and (turn < EXPLORE_ROUNDS or (turn < EXPLORE_CAPITALS_ROUNDS and unknown))
     assault, route, siege = False, None, False
     if march and target is not None:
-        near = int((distance_np(where[military], target[1]) <= GATHER + 1).sum())
+        near = military[distance_np(where[military], target[1]) <= GATHER + 1]
         siege = besieged(obs, target)
-        assault = near >= ASSAULT or siege
+        assault = siege or (len(near) >= ASSAULT and volley(obs, target, kinds[near]) >= VOLLEYS)
     health = np.asarray(units["health"])[me]
     melee = load_tables().unit_ranged[np.maximum(kinds, 0)] == 0
     for slot in free:
