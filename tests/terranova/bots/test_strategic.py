@@ -696,3 +696,35 @@ def test_the_gathered_army_strikes_only_when_its_blows_can_bring_the_capital_dow
     strong = _cities(view, defense=defence, hp=hp, max_hp=full)
     assert military.volley(strong, (3, capital), swords) < military.VOLLEYS
     assert "0" not in military.unit_orders(strong, 0, True, opts, np.random.default_rng(0))
+
+
+def test_a_march_strikes_no_city_but_the_capital_even_a_garrisoned_one(obs):
+    """Seed 0's siege engines shelled the garrison of a capital they had sacked for 50 rounds."""
+    view, opts, capital = _march_view(obs, [(8, 8)])
+    pc = view["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 1], rowcols[3, 1] = 2, [8, 9]  # another city of player 3, with a unit in it
+    kinds, rowcol = np.array(view["units"]["unit_type"]), np.array(view["units"]["unit_rowcol"])
+    kinds[3, 0], rowcol[3, 0] = load_tables().unit("warrior"), [8, 9]
+    view = {
+        **_cities(view, city_ids=ids, city_rowcols=rowcols),
+        "units": {**view["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+    }
+    town = 8 * COLS + 9
+    opts["attack"][0, capital], opts["attack"][0, town] = False, True
+    order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0)).get("0", {})
+    assert order.get("categories", ["move"])[0] == "move"
+
+
+def test_a_route_crosses_unseen_tiles():
+    """With unseen tiles as walls seed 0's army found no way to a capital it knew."""
+    elevation = np.full(N_TILES, -1)  # all unseen but the goal's and the army's tiles
+    goal, start = 20 * COLS + 20, 20 * COLS + 30
+    elevation[[goal, start]] = 1
+    obs = {
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+        "technologies": np.zeros(load_tables().n_techs, int),
+        "player_cities": {"ownership_map": np.zeros((6, 10, N_TILES), int)},
+    }
+    assert military.steps_to(obs, 0, goal, np.ones(6, bool))[start] == 10

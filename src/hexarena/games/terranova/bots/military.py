@@ -238,9 +238,10 @@ def steps_to(obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray) -> np
     """(H,) steps from each tile to ``goal`` (inf where no way): around mountains, natural wonders,
     water (lakes always, seas until Sailing, with which units embark) and the territory of players
     not in ``open_to`` (6,) (a closed border), so a march does not stall behind them as the
-    crow-flies step did."""
+    crow-flies step did; an unseen tile counts as passable (with unseen tiles as walls, seed 0's
+    army found no way to a capital it knew and stood still for 50 rounds)."""
     elevation = np.asarray(obs["elevation_map"]).reshape(-1)
-    land = ((elevation == 1) | (elevation == 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)
+    land = np.isin(elevation, (-1, 1, 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)  # -1: unseen
     if np.asarray(obs["technologies"])[load_tables().tech("sailing")] > 0:  # units embark
         land |= (elevation == 0) & (np.asarray(obs["lake_map"]).reshape(-1) <= 0)
     owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
@@ -316,7 +317,8 @@ def unit_orders(
         territory = np.asarray(pc["ownership_map"])[target[0]].reshape(-1, N_TILES).max(0) >= 2
         enemy_tiles |= territory
         capital[target[1]] = True
-        enemy_tiles &= ~(enemy & ~foes & ~capital)  # no blow at another city: it heals, units die
+        enemy_tiles &= ~((cities_at >= 0) & ~capital)  # no blow at another city, garrisoned or not:
+        # it heals, units die (seed 0's siege engines shelled a sacked capital's garrison for 50 rounds)
     orders: dict[str, Any] = {}
     all_tiles = np.arange(N_TILES)
     scout = kinds == load_tables().unit("scout")
