@@ -728,3 +728,25 @@ def test_a_route_crosses_unseen_tiles():
         "player_cities": {"ownership_map": np.zeros((6, 10, N_TILES), int)},
     }
     assert military.steps_to(obs, 0, goal, np.ones(6, bool))[start] == 10
+
+
+def test_a_march_routes_around_the_tiles_its_own_units_stand_on():
+    """One military unit a tile: behind a jam at a pass the units stepped back and forth between
+    two tiles; the route now goes around the army's own units (through another pass)."""
+    elevation = np.ones(N_TILES, int)
+    wall = [r * COLS + 25 for r in range(10, 31)]
+    elevation[wall] = 3  # a mountain wall from row 10 to 30 at column 25 ...
+    near_pass, far_pass = 20 * COLS + 25, 30 * COLS + 25
+    elevation[[near_pass, far_pass]] = 1  # ... with a pass in its middle and one at its end
+    goal, start = 20 * COLS + 20, 20 * COLS + 30
+    obs = {
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+        "technologies": np.zeros(load_tables().n_techs, int),
+        "player_cities": {"ownership_map": np.zeros((6, 10, N_TILES), int)},
+    }
+    free = military.steps_to(obs, 0, goal, np.ones(6, bool))
+    jam = np.zeros(N_TILES, bool)
+    jam[near_pass] = True  # one of its units stands in the near pass
+    around = military.steps_to(obs, 0, goal, np.ones(6, bool), jam)
+    assert free[start] == 10 and np.isfinite(around[start]) and around[start] > free[start]

@@ -234,19 +234,23 @@ def _toward(pos: int, goal: int, reach: np.ndarray | None, steps_to: np.ndarray 
     return [int(t) for t in steps[order][:TOP]]
 
 
-def steps_to(obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray) -> np.ndarray:
+def steps_to(
+    obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray, blocked: np.ndarray | None = None
+) -> np.ndarray:
     """(H,) steps from each tile to ``goal`` (inf where no way): around mountains, natural wonders,
     water (lakes always, seas until Sailing, with which units embark) and the territory of players
     not in ``open_to`` (6,) (a closed border), so a march does not stall behind them as the
     crow-flies step did; an unseen tile counts as passable (with unseen tiles as walls, seed 0's
-    army found no way to a capital it knew and stood still for 50 rounds)."""
+    army found no way to a capital it knew and stood still for 50 rounds); ``blocked`` (H,) tiles
+    are walls too (the army's own units: one military unit a tile, so the units behind a jam at a
+    pass stepped back and forth between two tiles instead of finding the way around it)."""
     elevation = np.asarray(obs["elevation_map"]).reshape(-1)
     land = np.isin(elevation, (-1, 1, 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)  # -1: unseen
     if np.asarray(obs["technologies"])[load_tables().tech("sailing")] > 0:  # units embark
         land |= (elevation == 0) & (np.asarray(obs["lake_map"]).reshape(-1) <= 0)
     owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
     closed = owned[[q for q in range(len(open_to)) if q != me and not open_to[q]]].any(0)
-    passable = land & ~closed
+    passable = land & ~closed & (~blocked if blocked is not None else True)
     nb = neighbors()
     dist = np.full(N_TILES, np.inf)
     dist[goal] = 0.0
@@ -374,8 +378,11 @@ def unit_orders(
             if not assault and d[goal] <= GATHER:  # waits for the others before the assault
                 _hold(orders, slot, reach, np.abs(distance_np(all_tiles, goal) - GATHER), pos)
                 continue
-            if route is None:  # through the lands of the target and of the bot's foes only: a
-                route = steps_to(obs, me, goal, hostile)  # peace sends home the units in one's land
+            if route is None:  # through the lands of the target and of the bot's foes only (a
+                # peace sends home the units in one's land), around the tiles its units stand on
+                jam = np.zeros(N_TILES, bool)
+                jam[where[military][(where[military] >= 0) & (where[military] < N_TILES)]] = True
+                route = steps_to(obs, me, goal, hostile, jam)
             orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
             continue
         elif explorer:
