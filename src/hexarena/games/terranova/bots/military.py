@@ -37,7 +37,7 @@ OBSOLETE_FRACTION = 0.6
 SIEGE_SHARE = 3  # one siege unit in three of a conquest's army
 UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 300)
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
-VOLLEYS = 0.5  # and their blows would take this share of its hit points (down in two turns)
+VOLLEYS = 0.4  # and their blows would take this share of its hit points (down in three turns)
 CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
 EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then, or while a rival capital is unknown
 EXPLORE_CAPITALS_ROUNDS = 150
@@ -349,7 +349,8 @@ def unit_orders(
     explorer = (vis == 0).any() and (turn < EXPLORE_ROUNDS or (turn < EXPLORE_CAPITALS_ROUNDS and unknown))
     assault, route, siege = False, None, False
     if march and target is not None:
-        near = military[distance_np(where[military], target[1]) <= GATHER + 1]
+        near = military[distance_np(where[military], target[1]) <= GATHER + 2]  # a ring of hills, water
+        # or enemy units kept seed 0's army five tiles out: counted at four, it never gathered
         siege = besieged(obs, target)
         assault = siege or (len(near) >= ASSAULT and volley(obs, target, kinds[near]) >= VOLLEYS)
     health = np.asarray(units["health"])[me]
