@@ -8,7 +8,7 @@ spec's random player), a bot name of the game (``"heuristic"``, ``"easy"``) or a
 Observation: a flat float32 ``Box``, the fields of the spec's observation dict flattened one
 after the other in :func:`layout` order (``env.layout`` gives each field's slice and shape). The
 per-tile maps (42 x 66 x ...) are left out unless ``maps=True``: the summary keeps the player's
-own empire, units, cities, research and diplomacy (8,374 numbers instead of about 369,000).
+own empire, units, cities, research and diplomacy (8,434 numbers instead of about 369,000).
 
 Action: a ``Dict`` of heads, each index one option and the last index "no preference" (the
 resolver's default: the first legal option). Heads ``tech`` (81 + 1), ``policy`` (54 + 1),

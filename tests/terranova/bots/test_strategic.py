@@ -153,8 +153,9 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     assert strategy.science_reach(armed, 0) < 0.1
     assert strategy.choose_plan(armed, 0, "science") == "domination"
     unseen = np.array(obs["player_cities"]["city_ids"])
-    unseen[1:] = -1  # no rival city in sight: a full purse still pays for a conquest that scouts
+    unseen[1:] = -1  # no rival city in sight: the strongest's full purse pays for a conquest that scouts
     rich = {**_cities(obs, city_ids=unseen), "treasury": np.float32(9000), "current_turn": np.int32(100)}
+    rich["most_soldiers"] = np.int32(0)
     assert strategy.choose_plan(rich, 0, "science") == "domination"
     # eight allies lead conquest by far; a conquest that has sacked a capital goes on all the same
     info["relationships"] = np.where(np.arange(12) < 8, 2, 0)
@@ -263,7 +264,7 @@ def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_no
     rowcol[0, 1] = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
     view = {
         **_cities(obs, city_ids=ids, city_rowcols=rowcols, ownership_map=owner),
-        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": np.ones((6, 30))},
         "at_war": np.zeros((6, 6), int),
     }
     opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
@@ -295,7 +296,7 @@ def _march_view(obs: dict, at: list[tuple[int, int]]) -> tuple[dict, dict, int]:
     war[0, 3] = war[3, 0] = 1
     view = {
         **_cities(obs, city_ids=ids, city_rowcols=rowcols),
-        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": np.ones((6, 30))},
         "at_war": war,
         "has_sacked": np.zeros((6, 6), int),
     }
@@ -432,7 +433,7 @@ def _two_capitals(
     sacked[0, [1, 2, 5]] = 1
     view = {
         **_cities(obs, city_ids=ids, city_rowcols=rowcols),
-        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": np.ones((6, 30))},
         "has_sacked": sacked,
     }
     return view, near, far
@@ -464,7 +465,9 @@ def test_a_conquest_with_no_rival_capital_in_sight_scouts_the_unseen_map_for_one
     order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
     nearest_first = steps[np.argsort(distance_np(steps, unseen))].tolist()
     assert order == {"categories": ["move"], "targets": nearest_first}
-    assert "0" not in military.unit_orders(view, 0, False, opts, np.random.default_rng(0))
+    reserve = military.unit_orders(view, 0, False, opts, np.random.default_rng(0))["0"]  # stays about
+    there = near[0] * COLS + near[1]
+    assert reserve["targets"] == steps[np.argsort(distance_np(steps, there), kind="stable")].tolist()
 
 
 def test_a_conquest_keeps_at_war_with_the_player_whose_land_its_army_stands_in(obs):
@@ -480,3 +483,270 @@ def test_a_conquest_keeps_at_war_with_the_player_whose_land_its_army_stands_in(o
     view = {**_cities(view, ownership_map=owner), "at_war": war, "trade_offers": offers}
     assert 4 in planner.war_plan(view, 0, False, None).get("accept", [])  # a peaceful plan accepts
     assert 4 not in planner.war_plan(view, 0, True, None).get("accept", [])  # peace would send it home
+
+
+def test_a_siege_of_a_walled_capital_counts_as_under_way_below_its_walls_hit_points(obs):
+    """Walls raise a city's hit points to 2.5: a capital at 2.4 is besieged, and the marchers by
+    it strike on rather than wait for an assault (compared with the base 2.0 it never was)."""
+    view, opts, capital = _march_view(obs, [(4, 5), (4, 6)])
+    hp, full = np.array(view["player_cities"]["hp"], float), np.array(view["player_cities"]["max_hp"], float)
+    hp[3, 0], full[3, 0] = 2.4, 2.5
+    walled = _cities(view, hp=hp, max_hp=full)
+    assert military.besieged(walled, (3, capital))
+    orders = military.unit_orders(walled, 0, True, opts, np.random.default_rng(0))
+    assert orders["0"]["targets"][0] == capital and orders["1"]["targets"][0] == capital
+    hp[3, 0] = 2.5  # at full health: the two wait for the others
+    orders = military.unit_orders(_cities(view, hp=hp, max_hp=full), 0, True, opts, np.random.default_rng(0))
+    assert "0" not in orders and "1" not in orders
+
+
+def _rich_with_a_rival_capital(obs: dict, strongest: int) -> dict:
+    pc = dict(obs["player_cities"])
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 0], rowcols[3, 0] = 1, [5, 5]
+    pc.update(city_ids=ids, city_rowcols=rowcols)
+    return {
+        **obs,
+        "player_cities": pc,
+        "most_soldiers": np.int32(strongest),
+        "treasury": np.float32(9000),
+        "current_turn": np.int32(150),
+    }
+
+
+def test_only_the_strongest_army_plays_for_domination_and_a_campaign_under_way_goes_on(obs):
+    """Several rich conquerors at once spent their armies on each other: the purse alone no
+    longer makes a conquest, the most soldiers does; a conqueror whose army stands in a rival's
+    land keeps its plan when another overtakes it (a switch would send the army home)."""
+    assert strategy.choose_plan(_rich_with_a_rival_capital(obs, 0), 0, "science") == "domination"
+    weaker = _rich_with_a_rival_capital(obs, 2)
+    assert strategy.choose_plan(weaker, 0, "science") != "domination"
+    assert strategy.aptitude(weaker, 0)["domination"] == pytest.approx(0.05)
+    sacked = np.zeros((6, 6), int)
+    sacked[2, 4] = 1  # player 2's conquest is under way: the strongest leaves it be
+    under_way = {**_rich_with_a_rival_capital(obs, 0), "has_sacked": sacked}
+    assert strategy.aptitude(under_way, 0)["domination"] == pytest.approx(0.05)
+    owner = np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, np.int8)
+    owner[3, 0].reshape(-1)[20 * COLS + 20] = 2
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    kinds[0, 0], rowcol[0, 0] = load_tables().unit("swordsman"), [20, 20]
+    afield = {
+        **_cities(weaker, ownership_map=owner),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": np.ones((6, 30))},
+    }
+    assert strategy.choose_plan(afield, 0, "domination") == "domination"
+
+
+def test_a_conquest_asks_peace_of_every_foe_off_its_route_even_when_winning(obs):
+    view, _, _ = _march_view(obs, [(4, 5), (4, 6), (5, 4), (5, 6)])
+    war = np.array(view["at_war"])
+    war[0, 2] = war[2, 0] = 1  # player 2 at war with it, no unit of 2 in sight: it is not losing
+    view = {**view, "at_war": war, "trade_offers": np.full((6, 2), -1)}
+    assert planner.war_plan(view, 0, False, None).get("ask") != ["peace"]
+    order = planner.war_plan(view, 0, True, None)
+    assert order["ask"] == ["peace"] and order["to"] == [2]  # not 3, whose capital it marches on
+
+
+def test_a_wounded_melee_unit_rests_and_steps_away_rather_than_strike_a_defender(obs):
+    """Seed 0's pikemen struck the defenders at 0.05 health and died for nothing: a wounded melee
+    unit heals (0.15 a turn it does not fight) unless the capital it besieges is falling."""
+    view, opts, capital = _march_view(obs, [(8, 8)])
+    kinds, rowcol = np.array(view["units"]["unit_type"]), np.array(view["units"]["unit_rowcol"])
+    kinds[3, 0], rowcol[3, 0] = load_tables().unit("swordsman"), [8, 9]  # a defender next to it
+    health = np.array(view["units"]["health"])
+    view = {**view, "units": {**view["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": health}}
+    foe, near, away = 8 * COLS + 9, 8 * COLS + 7, 8 * COLS + 6
+    opts["attack"][0, capital], opts["attack"][0, foe] = False, True
+    opts["reach"][0, [near, away]] = True
+    fresh = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    assert fresh["categories"][0] == "combat" and fresh["targets"][0] == foe
+    health[0, 0] = 0.2
+    hurt = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    assert hurt == {"categories": ["move"], "targets": [away, near]}
+
+
+def test_the_explorer_scouts_on_while_a_rival_capital_is_unknown(obs):
+    """Toward unseen tiles next to seen land (the nearest unseen tile, across water, stalled it)."""
+    view = _two_capitals(obs, None)[0]
+    pc = view["player_cities"]
+    home = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    view["units"]["unit_rowcol"][0, :2] = [home, home]  # a garrison and one spare unit
+    view["units"]["unit_type"][0, :2] = load_tables().unit("warrior")
+    vis = np.ones(N_TILES, int)
+    unseen = int(home[0]) * COLS + (int(home[1]) + 5) % COLS
+    water = int(home[0]) * COLS + (int(home[1]) - 3) % COLS  # nearer, but no land next to it
+    vis[[unseen, water]] = 0
+    elevation = np.ones(N_TILES, int)
+    elevation[[t for t in military.neighbors()[water] if t >= 0]] = 0
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.ones((30, N_TILES), bool)}
+    opts["reach"][:, int(home[0]) * COLS + int(home[1])] = False  # never the tile it stands on
+    land = {"elevation_map": elevation, "nw_map": np.zeros(N_TILES, int)}
+    view = {**view, **land, "visibility_map": vis, "current_turn": np.int32(120)}
+    assert military.known_capitals(view, 0) == 2  # 3's and 4's: three rival capitals unseen
+    orders = military.unit_orders(view, 0, False, opts, np.random.default_rng(0))
+    assert orders["1"]["targets"][0] == unseen  # the spare unit explores
+    ids = np.array(view["player_cities"]["city_ids"])
+    for q in (1, 2, 5):
+        ids[q, 0] = 1
+    orders = military.unit_orders(_cities(view, city_ids=ids), 0, False, opts, np.random.default_rng(0))
+    assert distance_np(np.array(orders["1"]["targets"][:1]), int(home[0]) * COLS + int(home[1]))[0] == 1
+
+
+def test_it_trains_a_scout_while_a_rival_capital_is_unseen_and_the_scout_explores(obs):
+    """In seed 0 no bot had seen a rival capital by round 120 (the first warrior garrisons the
+    capital), so none could plan a conquest: a scout goes out, and the warrior stays home."""
+    tb = load_tables()
+    ids = np.array(obs["player_cities"]["city_ids"])
+    ids[1:] = -1  # no rival city seen
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    home = np.asarray(obs["player_cities"]["city_rowcols"])[0][np.flatnonzero(ids[0] > 0)[0]]
+    kinds[0, 0], rowcol[0, 0] = tb.unit("warrior"), home
+    view = {
+        **_cities(obs, city_ids=ids),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": np.ones((6, 30))},
+        "current_turn": np.int32(30),
+    }
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("warrior", "scout")]] = True
+    no_land = np.full(N_TILES, -np.inf)
+    assert "scout" in planner.needs(view, 0, "science", "warrior", no_land, legal)
+    seen = ids.copy()
+    seen[1:, 0] = 1  # every rival capital seen
+    assert "scout" not in planner.needs(_cities(view, city_ids=seen), 0, "science", "warrior", no_land, legal)
+    kinds[0, 1], rowcol[0, 1] = tb.unit("scout"), home  # the scout, trained: it explores
+    vis = np.ones(N_TILES, int)
+    unseen, city = int(home[0]) * COLS + (int(home[1]) + 5) % COLS, int(home[0]) * COLS + int(home[1])
+    vis[unseen] = 0
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.ones((30, N_TILES), bool)}
+    opts["reach"][:, city] = False
+    land = {"elevation_map": np.ones(N_TILES, int), "nw_map": np.zeros(N_TILES, int), "visibility_map": vis}
+    orders = military.unit_orders({**view, **land}, 0, False, opts, np.random.default_rng(0))
+    assert orders["1"]["targets"][0] == unseen  # the scout, not the warrior, goes
+    assert distance_np(np.array(orders["0"]["targets"][:1]), city)[0] == 1  # the warrior stays by
+    assert "scout" not in planner.needs(view, 0, "science", "warrior", no_land, legal)
+
+
+def test_a_waiting_unit_steps_in_place_since_one_with_no_order_walks_north_west(obs):
+    """No unit can stand still (each acts on its best legal option, as in the original): with
+    no order it walked to the lowest-numbered tile in reach, so a unit waiting three tiles from a
+    capital for the others drifted away, and a garrison left its city every other turn."""
+    view, opts, _ = _march_view(obs, [(8, 5), (4, 6)])  # (8, 5): three tiles out, alone
+    opts["attack"][:] = False
+    ring, inner, far = 8 * COLS + 6, 7 * COLS + 5, 2 * COLS + 2  # 3, 2 and 4+ tiles from (5, 5)
+    opts["reach"][0, [far, inner, ring]] = True
+    wait = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    assert wait == {"categories": ["move"], "targets": [ring, inner, far]}  # the ring first, far last
+    home = np.asarray(view["player_cities"]["city_rowcols"])[0][
+        np.flatnonzero(np.asarray(view["player_cities"]["city_ids"])[0] > 0)[0]
+    ]
+    city = int(home[0]) * COLS + int(home[1])
+    nb = [int(t) for t in military.neighbors()[city] if t >= 0]
+    opts["reach"][2, [far, *nb]] = True  # the garrison (slot 2, in its city) may go far north-west
+    guard = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["2"]
+    assert far not in guard["targets"][: len(nb)] and guard["targets"][0] in nb
+
+
+def test_a_conquest_marches_first_on_the_capital_it_can_walk_to(obs):
+    """Seed 0's army stood 20 tiles from the nearest capital for 50 rounds, with no way there by
+    land: a capital it can walk to comes first, however much farther."""
+    far = _two_capitals(obs, None)[2]
+    army = (far[0], (far[1] + 1) % COLS)
+    view, near, far = _two_capitals(obs, army)
+    near_tile = near[0] * COLS + near[1]
+    elevation = np.ones(N_TILES, int)
+    ring = distance_np(np.arange(N_TILES), near_tile)
+    elevation[(ring >= 1) & (ring <= 2)] = 0  # the near capital stands on an island
+    owner = np.zeros(np.asarray(obs["player_cities"]["ownership_map"]).shape, np.int8)
+    view = {
+        **_cities(view, ownership_map=owner),
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+        "at_war": np.zeros((6, 6), int),
+    }
+    view["has_sacked"][0, 4] = 0  # 4's capital is the one by the army, unsacked
+    view["units"]["unit_rowcol"][0, 0] = [army[0] + 6, army[1]]  # six tiles from it, far from 3's
+    assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
+    view["units"]["unit_rowcol"][0, 0] = [near[0], (near[1] + 3) % COLS]  # by the island, across water
+    assert military.campaign_target(view, 0) == (4, far[0] * COLS + far[1])
+    known = np.array(view["technologies"])
+    known[load_tables().tech("sailing")] = 1  # with Sailing its units embark: the nearer again
+    sailing = {**view, "technologies": known, "lake_map": np.zeros(N_TILES, int)}
+    assert military.campaign_target(sailing, 0) == (3, near_tile)
+    view["elevation_map"] = np.ones(N_TILES, int)  # or a land bridge
+    assert military.campaign_target(view, 0) == (3, near_tile)
+
+
+def test_the_gathered_army_strikes_only_when_its_blows_can_bring_the_capital_down(obs):
+    """Units striking a capital a few at a time lost one a turn and never brought it down: the
+    army waits by it until its blows add up to 0.4 of its hit points (down in three turns)."""
+    around = [(4, 5), (4, 6), (5, 4), (5, 6)]
+    view, opts, capital = _march_view(obs, around)
+    defence, hp = (
+        np.array(view["player_cities"]["defense"], float),
+        np.array(view["player_cities"]["hp"], float),
+    )
+    hp[3, 0], full = 2.5, np.array(view["player_cities"]["max_hp"], float)
+    full[3, 0] = 2.5  # walled, at full health
+    defence[3, 0] = 10.0  # four swordsmen against strength 10: 0.6 of its hit points a turn
+    weak = _cities(view, defense=defence, hp=hp, max_hp=full)
+    swords = np.full(4, load_tables().unit("swordsman"))
+    assert military.volley(weak, (3, capital), swords) > 0.55
+    assert military.unit_orders(weak, 0, True, opts, np.random.default_rng(0))["0"]["targets"][0] == capital
+    defence[3, 0] = 60.0  # against strength 60 their blows come to a third of it: they wait for more
+    strong = _cities(view, defense=defence, hp=hp, max_hp=full)
+    assert military.volley(strong, (3, capital), swords) < military.VOLLEYS
+    assert "0" not in military.unit_orders(strong, 0, True, opts, np.random.default_rng(0))
+
+
+def test_a_march_strikes_no_city_but_the_capital_even_a_garrisoned_one(obs):
+    """Seed 0's siege engines shelled the garrison of a capital they had sacked for 50 rounds."""
+    view, opts, capital = _march_view(obs, [(8, 8)])
+    pc = view["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 1], rowcols[3, 1] = 2, [8, 9]  # another city of player 3, with a unit in it
+    kinds, rowcol = np.array(view["units"]["unit_type"]), np.array(view["units"]["unit_rowcol"])
+    kinds[3, 0], rowcol[3, 0] = load_tables().unit("warrior"), [8, 9]
+    view = {
+        **_cities(view, city_ids=ids, city_rowcols=rowcols),
+        "units": {**view["units"], "unit_type": kinds, "unit_rowcol": rowcol},
+    }
+    town = 8 * COLS + 9
+    opts["attack"][0, capital], opts["attack"][0, town] = False, True
+    order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0)).get("0", {})
+    assert order.get("categories", ["move"])[0] == "move"
+
+
+def test_a_route_crosses_unseen_tiles():
+    """With unseen tiles as walls seed 0's army found no way to a capital it knew."""
+    elevation = np.full(N_TILES, -1)  # all unseen but the goal's and the army's tiles
+    goal, start = 20 * COLS + 20, 20 * COLS + 30
+    elevation[[goal, start]] = 1
+    obs = {
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+        "technologies": np.zeros(load_tables().n_techs, int),
+        "player_cities": {"ownership_map": np.zeros((6, 10, N_TILES), int)},
+    }
+    assert military.steps_to(obs, 0, goal, np.ones(6, bool))[start] == 10
+
+
+def test_a_march_routes_around_the_tiles_its_own_units_stand_on():
+    """One military unit a tile: behind a jam at a pass the units stepped back and forth between
+    two tiles; the route now goes around the army's own units (through another pass)."""
+    elevation = np.ones(N_TILES, int)
+    wall = [r * COLS + 25 for r in range(10, 31)]
+    elevation[wall] = 3  # a mountain wall from row 10 to 30 at column 25 ...
+    near_pass, far_pass = 20 * COLS + 25, 30 * COLS + 25
+    elevation[[near_pass, far_pass]] = 1  # ... with a pass in its middle and one at its end
+    goal, start = 20 * COLS + 20, 20 * COLS + 30
+    obs = {
+        "elevation_map": elevation,
+        "nw_map": np.zeros(N_TILES, int),
+        "technologies": np.zeros(load_tables().n_techs, int),
+        "player_cities": {"ownership_map": np.zeros((6, 10, N_TILES), int)},
+    }
+    free = military.steps_to(obs, 0, goal, np.ones(6, bool))
+    jam = np.zeros(N_TILES, bool)
+    jam[near_pass] = True  # one of its units stands in the near pass
+    around = military.steps_to(obs, 0, goal, np.ones(6, bool), jam)
+    assert free[start] == 10 and np.isfinite(around[start]) and around[start] > free[start]

@@ -84,17 +84,20 @@ def test_a_rival_city_out_of_sight_shows_what_was_seen(scene):
     assert int(seen["city_ids"][1, 0]) == 1 and int(seen["population"][1, 0]) == 1
     s, tracker = turn(walk_away(s, centre), tracker)
     c = s.cities
-    s = s._replace(cities=c._replace(pop=c.pop.at[1, 0].set(9), hp=c.hp.at[1, 0].set(0.3)))
+    walls = c.buildings.at[1, 0, load_tables().building("walls")].set(True)  # +0.5 hit points, +5
+    s = s._replace(cities=c._replace(pop=c.pop.at[1, 0].set(9), hp=c.hp.at[1, 0].set(0.3), buildings=walls))
     s, tracker = turn(s, tracker)
     later = look(s, tracker, P0)["player_cities"]
     assert int(later["population"][1, 0]) == 1  # not 9
     assert float(later["hp"][1, 0]) == float(seen["hp"][1, 0])  # not 0.3
     assert float(later["defense"][1, 0]) == float(seen["defense"][1, 0])  # 9 citizens would add 2
+    assert float(later["max_hp"][1, 0]) == float(seen["max_hp"][1, 0]) == 2.0  # the walls unseen
     assert later["city_rowcols"][1, 0].tolist() == [city // 66, city % 66]
     back, tracker = turn(place_unit(s, 0, 0, "warrior", east(city, 2, 3)), tracker)
     now = look(back, tracker, P0)["player_cities"]
     assert int(now["population"][1, 0]) == 9 and float(now["hp"][1, 0]) == pytest.approx(0.3)
-    assert float(now["defense"][1, 0]) == float(seen["defense"][1, 0]) + 2
+    assert float(now["defense"][1, 0]) == float(seen["defense"][1, 0]) + 2 + 5
+    assert float(now["max_hp"][1, 0]) == pytest.approx(2.5)  # in sight: a besieger knows its full health
 
 
 def test_a_city_founded_out_of_sight_stays_unknown(scene):

@@ -37,6 +37,7 @@ from hexarena.games.terranova.engine.state import GameState as SimState
 from hexarena.games.terranova.engine.state import MapLayers, map_layers
 from hexarena.games.terranova.engine.tables import ROLES, load_tables
 from hexarena.games.terranova.view.recorder import frame_of
+from hexarena.games.terranova.view.screens import new_sacks
 
 
 def _to_lists(tree: Any) -> Any:
@@ -83,6 +84,7 @@ class TerraNovaEnv:
     defaulted_by: tuple = ((),) * len(ROLES)  # cities whose last build start the default chose
     refused: tuple[str, ...] = ()  # the viewer's, in a view
     defaulted: tuple[int, ...] = ()
+    sacks: tuple = ()  # (round, player, whose capital) of every capital sacked, for the Victory screen
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,6 +155,7 @@ class TerraNovaState(GameState):
         env: TerraNovaEnv = self.environment
         dense, refused, ordered = self._dense(move)
         state, tracker, executed, done, winner, scores = compiled.step(env.state, env.tracker, dense)
+        turn = int(state.turn)
         facts = list(env.facts)
         # contacts the mover makes on its own move are news at its next turn: its row of who it has
         # met stays as it was before the move (taken after, they would never show)
@@ -187,6 +190,7 @@ class TerraNovaState(GameState):
             victory=int(state.victory),
             refused_by=tuple(refused_by),
             defaulted_by=tuple(defaulted_by),
+            sacks=(*env.sacks, *new_sacks(env.state.players.has_sacked, state.players.has_sacked, turn)),
         )
 
     def _dense(self, move: Move) -> tuple[tuple, list[str], dict[int, list[str]] | None]:
@@ -370,7 +374,7 @@ class TerraNovaState(GameState):
         env: TerraNovaEnv = self.environment
         if env.state is None:
             return None
-        return frame_of(jax.tree_util.tree_map(np.asarray, env.state), np.asarray(env.scores))
+        return frame_of(jax.tree_util.tree_map(np.asarray, env.state), np.asarray(env.scores), env.sacks)
 
     def environment_to_json(self) -> Any:
         env: TerraNovaEnv = self.environment

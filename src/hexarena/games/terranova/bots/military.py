@@ -8,14 +8,17 @@ conquest's army is one siege unit (double strength against cities) in :data:`SIE
 when its tech is superseded or its strength is under :data:`OBSOLETE_FRACTION` of the best unit
 its cities can train: obsolete units do not count toward the army, so modern ones are trained to
 replace them (no endpoint disbands or upgrades a unit, so the old ones stay and keep costing).
-Each city keeps one unit on its tile; one unit explores while the
-map is unknown; the rest fight the players at war with the bot, and, under a domination plan
-with a full army, march on the nearest rival capital it has not sacked (stepping over its closed
-border, which the options list as an attack, declares the war), or, with none in sight (fog),
-scouts the unseen map for one. The marchers gather
+Each city keeps one unit on its tile; one unit explores while the map is unknown
+(until round :data:`EXPLORE_ROUNDS`, or :data:`EXPLORE_CAPITALS_ROUNDS` while a rival capital is
+unseen: a conquest plays for the capitals it knows); the rest fight the players at war with the
+bot, and, under a domination plan with a full army, march on the nearest rival capital it has not
+sacked (stepping over its closed border, which the options list as an attack, declares the war),
+or, with none in sight (fog), scouts the unseen map for one. The marchers gather
 :data:`GATHER` tiles from the capital until :data:`ASSAULT` of them stand there (garrisons
 included), then strike together, and keep striking while it is below full health: a city heals
-0.2 a turn, so units arriving one by one never bring it down.
+0.2 a turn, so units arriving one by one never bring it down. A wounded melee unit
+(:data:`WOUNDED`) strikes only a capital under siege and otherwise rests to heal, stepping away
+from a hostile unit next to it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
@@ -33,8 +37,11 @@ OBSOLETE_FRACTION = 0.6
 SIEGE_SHARE = 3  # one siege unit in three of a conquest's army
 UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 300)
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
+VOLLEYS = 0.4  # and their blows would take this share of its hit points (down in three turns)
 CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
-EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then
+EXPLORE_ROUNDS = 80  # one unit scouts the unseen map until then, or while a rival capital is unknown
+EXPLORE_CAPITALS_ROUNDS = 150
+WOUNDED = 0.4  # a melee unit below this health rests rather than strikes (a capital falling excepted)
 SCOUT_SPREAD = 4.0  # a march with no capital in sight: each unit picks an unseen tile this much apart
 TOP = 12
 
@@ -92,32 +99,62 @@ def army_target(n_cities: int, plan: str, gold: float, at_war: bool = False) -> 
     return max(base, 1 if n_cities else 0)
 
 
-def rival_capital(obs: dict[str, Any], me: int, near: int) -> tuple[int, int] | None:
-    """(player, tile) of the known rival capital nearest tile ``near`` that ``me`` has not sacked."""
-    pc = obs["player_cities"]
-    ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
-    sacked = np.asarray(obs["has_sacked"])[me]
-    best: tuple[int, int] | None = None
-    best_d = np.inf
-    for q in range(len(ids)):
-        if q == me or sacked[q]:
-            continue
-        cap = np.flatnonzero((ids[q] == 1) & (rowcols[q][:, 0] >= 0))
-        if len(cap):
-            tile = int(_tiles(rowcols[q][cap[0]]))
-            d = float(distance_np(np.array([tile]), near)[0])
-            if d < best_d:
-                best, best_d = (q, tile), d
-    return best
+def known_capitals(obs: dict[str, Any], me: int) -> int:
+    """How many rival capitals ``me`` has seen (a conquest's aptitude and route need them)."""
+    ids = np.asarray(obs["player_cities"]["city_ids"]) == 1
+    ids[me] = False
+    return int(ids.any(1).sum())
+
+
+def wants_scout(obs: dict[str, Any], me: int) -> bool:
+    """Whether to train a scout: none alive, a rival capital unseen before round
+    :data:`EXPLORE_CAPITALS_ROUNDS` (the first warrior garrisons the capital, and in seed 0 no bot
+    had seen a rival capital by round 120, so none could plan a conquest)."""
+    scouts = np.asarray(obs["units"]["unit_type"])[me] == load_tables().unit("scout")
+    if int(obs["current_turn"]) >= EXPLORE_CAPITALS_ROUNDS or scouts.any():
+        return False
+    return known_capitals(obs, me) < len(np.asarray(obs["at_war"])) - 1
+
+
+def land_frontier(obs: dict[str, Any]) -> np.ndarray:
+    """(H,) bool: unseen tiles next to seen land, where an explorer can walk on (the nearest unseen
+    tile was often across water or behind mountains, and seed 0's explorers stalled there: no bot
+    had seen a rival capital by round 100)."""
+    elevation = np.asarray(obs["elevation_map"]).reshape(-1)
+    land = ((elevation == 1) | (elevation == 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)
+    nb = neighbors()
+    by_land = (land[np.maximum(nb, 0)] & (nb >= 0)).any(1)
+    return (np.asarray(obs["visibility_map"]).reshape(-1) == 0) & by_land
 
 
 def besieged(obs: dict[str, Any], target: tuple[int, int]) -> bool:
-    """Whether the ``target`` (player, tile) capital is seen below full health: the siege is on,
-    and every marcher near strikes it (a pause of a few turns let it heal back to full)."""
+    """Whether the ``target`` (player, tile) capital is seen below its full health (its walls'
+    and castle's hit points included, as seen: compared with the base 2.0, a walled capital's
+    siege never counted as under way): the siege is on, and every marcher near strikes it (a
+    pause of a few turns let it heal back to full)."""
     pc = obs["player_cities"]
     on = _tiles(np.asarray(pc["city_rowcols"])[target[0]]) == target[1]
     hp = np.asarray(pc["hp"])[target[0]][on]
-    return bool(len(hp) and 0 <= hp[0] < load_tables().rules["city_max_hp"])
+    full = np.asarray(pc["max_hp"])[target[0]][on]
+    return bool(len(hp) and 0 <= hp[0] < max(float(full[0]), load_tables().rules["city_max_hp"]))
+
+
+def volley(obs: dict[str, Any], target: tuple[int, int], kinds: np.ndarray) -> float:
+    """How many times over one blow from each of ``kinds`` would take the ``target`` capital's hit
+    points as seen (its defence as seen; siege units x2; the combat formula's damage, bonuses
+    left out; every blow takes at least 0.2): below :data:`VOLLEYS` the gathered army waits for
+    more, as units striking a capital a few at a time lost one a turn and never brought it down."""
+    pc = obs["player_cities"]
+    on = _tiles(np.asarray(pc["city_rowcols"])[target[0]]) == target[1]
+    hp, defence = np.asarray(pc["hp"])[target[0]][on], np.asarray(pc["defense"])[target[0]][on]
+    if not len(hp) or defence[0] <= 0:
+        return np.inf  # strength unseen: the assault goes as before
+    tb = load_tables()
+    k = np.maximum(np.asarray(kinds, int), 0)
+    siege = np.where(tb.unit_class[k] == SIEGE_CLASS, tb.rules["siege_vs_city"], 1.0)
+    attack = np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * siege
+    damage, _ = formulas.combat_damage(attack, float(defence[0]), tb.unit_ranged[k] > 0)
+    return float(np.sum(damage)) / max(float(hp[0]), 0.1)
 
 
 def field_army(obs: dict[str, Any], me: int) -> np.ndarray:
@@ -130,21 +167,34 @@ def field_army(obs: dict[str, Any], me: int) -> np.ndarray:
 
 
 def campaign_target(obs: dict[str, Any], me: int) -> tuple[int, int] | None:
-    """The rival capital a conquest marches on: the unsacked one nearest its field army (the
-    median of its rows and columns), so that after a sack the army goes straight on to the next
-    rather than to the next nearest its own capital, across the map; nearest its capital while
-    the army is home."""
+    """The rival capital a conquest marches on: of the unsacked ones, the fewest steps by land
+    from its field army (from its capital while the army is home), so that after a sack the army
+    goes straight on to the next rather than back across the map, and a capital it cannot walk to
+    (over water, or behind a third player's closed border: seed 0's army stood 20 tiles from one
+    for 50 rounds) comes after those it can; as the crow flies among those it cannot reach."""
+    pc = obs["player_cities"]
+    ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+    sacked = np.asarray(obs["has_sacked"])[me]
     field = field_army(obs, me)
-    if len(field):
-        near = int(np.median(field // COLS)) * COLS + int(np.median(field % COLS))
-    else:
-        pc = obs["player_cities"]
-        ids = np.asarray(pc["city_ids"])[me]
-        mine = np.flatnonzero(ids > 0)
+    if not len(field):
+        mine = np.flatnonzero(ids[me] > 0)
         if not len(mine):
             return None
-        near = int(_tiles(np.asarray(pc["city_rowcols"])[me][mine[0]]))
-    return rival_capital(obs, me, near)
+        field = _tiles(rowcols[me][mine[:1]])
+    at_war = np.asarray(obs["at_war"])[me] > 0
+    best: tuple[int, int] | None = None
+    best_key = (np.inf, np.inf)
+    for q in range(len(ids)):
+        cap = np.flatnonzero((ids[q] == 1) & (rowcols[q][:, 0] >= 0))
+        if q == me or sacked[q] or not len(cap):
+            continue
+        tile = int(_tiles(rowcols[q][cap[0]]))
+        open_to = at_war.copy()
+        open_to[q] = True
+        key = (float(steps_to(obs, me, tile, open_to)[field].min()), float(distance_np(field, tile).min()))
+        if key < best_key:
+            best, best_key = (q, tile), key
+    return best
 
 
 def hosts(obs: dict[str, Any], me: int) -> np.ndarray:
@@ -184,15 +234,23 @@ def _toward(pos: int, goal: int, reach: np.ndarray | None, steps_to: np.ndarray 
     return [int(t) for t in steps[order][:TOP]]
 
 
-def steps_to(obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray) -> np.ndarray:
-    """(H,) steps on land from each tile to ``goal`` (inf where no way): around mountains, natural
-    wonders, water and the territory of players not in ``open_to`` (6,) (a closed border), so a
-    march does not stall behind them as the crow-flies step did."""
+def steps_to(
+    obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray, blocked: np.ndarray | None = None
+) -> np.ndarray:
+    """(H,) steps from each tile to ``goal`` (inf where no way): around mountains, natural wonders,
+    water (lakes always, seas until Sailing, with which units embark) and the territory of players
+    not in ``open_to`` (6,) (a closed border), so a march does not stall behind them as the
+    crow-flies step did; an unseen tile counts as passable (with unseen tiles as walls, seed 0's
+    army found no way to a capital it knew and stood still for 50 rounds); ``blocked`` (H,) tiles
+    are walls too (the army's own units: one military unit a tile, so the units behind a jam at a
+    pass stepped back and forth between two tiles instead of finding the way around it)."""
     elevation = np.asarray(obs["elevation_map"]).reshape(-1)
-    land = ((elevation == 1) | (elevation == 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)
+    land = np.isin(elevation, (-1, 1, 2)) & (np.asarray(obs["nw_map"]).reshape(-1) <= 0)  # -1: unseen
+    if np.asarray(obs["technologies"])[load_tables().tech("sailing")] > 0:  # units embark
+        land |= (elevation == 0) & (np.asarray(obs["lake_map"]).reshape(-1) <= 0)
     owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
     closed = owned[[q for q in range(len(open_to)) if q != me and not open_to[q]]].any(0)
-    passable = land & ~closed
+    passable = land & ~closed & (~blocked if blocked is not None else True)
     nb = neighbors()
     dist = np.full(N_TILES, np.inf)
     dist[goal] = 0.0
@@ -206,6 +264,34 @@ def steps_to(obs: dict[str, Any], me: int, goal: int, open_to: np.ndarray) -> np
         dist[nxt] = step
         frontier = nxt
     return dist
+
+
+def _hold(orders: dict[str, Any], slot: int, reach: np.ndarray | None, rank: np.ndarray, pos: int) -> None:
+    """Keep a unit about where it is: no unit can stand still (each acts on its best legal option,
+    as in the original, and with no order it walked to the lowest-numbered tile in reach, so
+    waiting units drifted north-west a tile or two a turn), so it steps to the tile in reach
+    ranked first by ``rank`` (H,), the nearest to ``pos`` among equals."""
+    if reach is None or not reach.any():
+        return
+    steps = np.flatnonzero(reach)
+    best = steps[np.lexsort((distance_np(steps, pos), rank[steps]))][:TOP]
+    orders[str(slot)] = {"categories": ["move"], "targets": [int(t) for t in best]}
+
+
+def _rest(orders: dict[str, Any], slot: int, pos: int, foes: np.ndarray, reach: np.ndarray | None) -> None:
+    """A wounded unit heals (0.15 a turn, only in a turn it does not fight): it holds its tile, or,
+    with a hostile unit next to it, steps to the tile in reach farthest from the hostile units
+    (a melee blow at 0.05 health, as seed 0's pikemen struck, is a unit lost for nothing)."""
+    hostile = np.flatnonzero(foes)
+    if reach is None or not reach.any():
+        return
+    if not len(hostile) or distance_np(hostile, pos).min() > 1:
+        _hold(orders, slot, reach, distance_np(np.arange(N_TILES), pos), pos)
+        return
+    steps = np.flatnonzero(reach)
+    away = np.min(distance_np(steps[:, None], hostile[None, :]), axis=1)
+    farthest = steps[np.argsort(-away, kind="stable")][:TOP]
+    orders[str(slot)] = {"categories": ["move"], "targets": [int(t) for t in farthest]}
 
 
 def unit_orders(
@@ -235,15 +321,19 @@ def unit_orders(
         territory = np.asarray(pc["ownership_map"])[target[0]].reshape(-1, N_TILES).max(0) >= 2
         enemy_tiles |= territory
         capital[target[1]] = True
-        enemy_tiles &= ~(enemy & ~foes & ~capital)  # no blow at another city: it heals, units die
+        enemy_tiles &= ~((cities_at >= 0) & ~capital)  # no blow at another city, garrisoned or not:
+        # it heals, units die (seed 0's siege engines shelled a sacked capital's garrison for 50 rounds)
     orders: dict[str, Any] = {}
-    free = list(military)
+    all_tiles = np.arange(N_TILES)
+    scout = kinds == load_tables().unit("scout")
+    free = sorted(military, key=lambda s: not scout[s])  # a scout is the explorer, never a garrison
     # garrisons: the unit nearest each city without one holds it
     for city in cities:
-        if not free:
+        guards = [s for s in free if not scout[s]]
+        if not guards:
             break
-        d = distance_np(where[free], int(city))
-        pick = free.pop(int(np.argmin(d)))
+        pick = guards[int(np.argmin(distance_np(where[guards], int(city))))]
+        free.remove(pick)
         reach = np.asarray(opts["reach"])[pick] if opts is not None else None
         attack = np.asarray(opts["attack"])[pick] & enemy_tiles if opts is not None else None
         if attack is not None and attack.any() and where[pick] == city:
@@ -251,19 +341,31 @@ def unit_orders(
         elif where[pick] != city:
             home = _toward(int(where[pick]), int(city), reach)
             orders[str(pick)] = {"categories": ["move"], "targets": home}
+        else:
+            _hold(orders, pick, reach, distance_np(all_tiles, int(city)), int(city))
     vis = np.asarray(obs["visibility_map"]).reshape(-1)
-    all_tiles = np.arange(N_TILES)
-    explorer = int(obs["current_turn"]) < EXPLORE_ROUNDS and (vis == 0).any()
-    assault, route = False, None
+    turn = int(obs["current_turn"])
+    unknown = known_capitals(obs, me) < len(at_war) - 1
+    explorer = (vis == 0).any() and (turn < EXPLORE_ROUNDS or (turn < EXPLORE_CAPITALS_ROUNDS and unknown))
+    assault, route, siege = False, None, False
     if march and target is not None:
-        near = int((distance_np(where[military], target[1]) <= GATHER + 1).sum())
-        assault = near >= ASSAULT or besieged(obs, target)
+        near = military[distance_np(where[military], target[1]) <= GATHER + 2]  # a ring of hills, water
+        # or enemy units kept seed 0's army five tiles out: counted at four, it never gathered
+        siege = besieged(obs, target)
+        assault = siege or (len(near) >= ASSAULT and volley(obs, target, kinds[near]) >= VOLLEYS)
+    health = np.asarray(units["health"])[me]
+    melee = load_tables().unit_ranged[np.maximum(kinds, 0)] == 0
     for slot in free:
         pos = int(where[slot])
         reach = np.asarray(opts["reach"])[slot] if opts is not None else None
         attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
         if attack is not None and not assault:
             attack = attack & ~capital  # no lone blow at the capital: it heals before the next
+        if attack is not None and attack.any() and melee[slot] and health[slot] < WOUNDED:
+            attack = attack & capital & siege  # a wounded melee unit's blow only at a falling capital
+            if not attack.any():
+                _rest(orders, slot, pos, foes, reach)
+                continue
         if attack is not None and attack.any():
             first = _first(attack & capital) + _first(attack & enemy & ~capital) + _first(attack & ~enemy)
             orders[str(slot)] = {"categories": ["combat", "move"], "targets": first[:TOP]}
@@ -274,23 +376,32 @@ def unit_orders(
             goal = int(seen_enemy[np.argmin(d[seen_enemy])])
         elif march and target is not None:
             goal = target[1]
-            if not assault and d[goal] <= GATHER:
-                continue  # waits for the others before the assault
-            if route is None:  # through the lands of the target and of the bot's foes only: a
-                route = steps_to(obs, me, goal, hostile)  # peace sends home the units in one's land
+            if not assault and d[goal] <= GATHER:  # waits for the others before the assault
+                _hold(orders, slot, reach, np.abs(distance_np(all_tiles, goal) - GATHER), pos)
+                continue
+            if route is None:  # through the lands of the target and of the bot's foes only (a
+                # peace sends home the units in one's land), around the tiles its units stand on
+                jam = np.zeros(N_TILES, bool)
+                jam[where[military][(where[military] >= 0) & (where[military] < N_TILES)]] = True
+                route = steps_to(obs, me, goal, hostile, jam)
             orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
             continue
         elif explorer:
             explorer = False
-            frontier = np.flatnonzero((vis == 0) & (d <= 10))
+            frontier = np.flatnonzero(land_frontier(obs))
             if not len(frontier):
+                _hold(orders, slot, reach, d, pos)
                 continue
-            goal = int(frontier[np.argmin(d[frontier] + rng.random(len(frontier)))])
+            goal = int(frontier[np.argmin(d[frontier] + SCOUT_SPREAD * rng.random(len(frontier)))])
+            way = steps_to(obs, me, goal, at_war)
+            orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, way)}
+            continue
         elif march and (vis == 0).any():  # no unsacked rival capital known: the army scouts for
             unseen = np.flatnonzero(vis == 0)  # one (after a sack it stood idle for 80 rounds)
             goal = int(unseen[np.argmin(d[unseen] + SCOUT_SPREAD * rng.random(len(unseen)))])
-        else:
-            continue  # a reserve: stays where it stands (inside its borders)
+        else:  # a reserve: stays about where it stands (inside its borders)
+            _hold(orders, slot, reach, d, pos)
+            continue
         # a move only: with combat ranked first the engine would strike the best-scored attack
         # option, and with none of the targets one, any (a neutral's border, which starts a war)
         orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach)}

@@ -137,11 +137,11 @@ def needs(
     sites: np.ndarray,
     legal: np.ndarray | None = None,
 ) -> list[str]:
-    """The units the empire should start now, most urgent first: a first defender, a settler
-    while there is land, the army's missing modern units (for a conquest, melee ones, at least
-    :data:`~.military.ASSAULT`, since only a melee blow takes a city, and one in
-    :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers (one per two
-    cities), caravans for free route slots."""
+    """The units the empire should start now, most urgent first: a first defender, a scout
+    while a rival capital is unseen, a settler while there is land, the army's missing modern units
+    (for a conquest, melee ones, at least :data:`~.military.ASSAULT`, since only a melee blow takes
+    a city, and one in :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers
+    (one per two cities), caravans for free route slots."""
     tb = load_tables()
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     mine = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
@@ -156,6 +156,9 @@ def needs(
     out: list[str] = []
     if unit and modern == 0:
         out.append(unit)
+    scout = legal is None or bool(legal[economy.unit_item("scout")])
+    if scout and military.wants_scout(obs, me) and not (training == tb.unit("scout")).any():
+        out.append("scout")  # early, while a rival's border is a tile or two: it sees over it
     if wants_settler(obs, me, sites):
         out.append("settler")
     if unit and int((kinds > 0).sum()) < MAX_UNITS - 2:
@@ -344,7 +347,9 @@ def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict
 def war_plan(obs: dict[str, Any], me: int, conquest: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
     """The trade order: :func:`.trade.peace_plan` and :func:`luxury_deals`, except that a bot
     playing for domination neither asks for nor accepts peace with the capital it marches on, nor
-    with a player in whose land its army stands (a peace sends those units home, across the map)."""
+    with a player in whose land its army stands (a peace sends those units home, across the map),
+    and asks every other player it is at war with for peace, winning or not: a war off its route
+    spends its army on units rather than capitals."""
     order = dict(peace_plan(obs, me, opts))
     if order.get("ask") != ["peace"] and float(np.asarray(obs["happiness"])) < GROWTH_HAPPINESS:
         for key in ("to", "ask", "offer"):  # a luxury comes before an embassy
@@ -359,9 +364,12 @@ def war_plan(obs: dict[str, Any], me: int, conquest: bool, opts: dict[str, Any] 
     order = dict(order)
     if "accept" in order:
         order["accept"] = [p for p in order["accept"] if not keep[p]]
+    aside = [int(q) for q in np.flatnonzero(np.asarray(obs["at_war"])[me] > 0) if not keep[q]]
     if "to" in order and order.get("ask") == ["peace"]:
         order["to"] = [p for p in order["to"] if not keep[p]]
         if not order["to"]:
             for key in ("to", "ask", "offer"):
                 order.pop(key)
+    if aside:
+        order.update(to=aside, ask=["peace"], offer=["peace"])
     return order

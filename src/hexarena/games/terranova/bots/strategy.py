@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from hexarena.games.terranova.bots import economy
+from hexarena.games.terranova.bots import economy, military
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
 from hexarena.games.terranova.engine.state import N_PLAYERS
 from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
@@ -219,30 +219,36 @@ def tourism_known(obs: dict[str, Any]) -> bool:
 def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     """What the bot's position says it can reach: the spaceship's research within the rounds left
     (and leading literacy), lifetime culture once tourism is known, friends and allies, and, from
-    round :data:`WAR_ROUND`, the most soldiers (a rival capital known) and the gold to pay an army
-    (:data:`ARMY_PURSE` a turn, treasury included, is a full purse; with no rival capital in sight
-    the army scouts for one: waiting to see one held seed 4's bots back until round 200)."""
+    round :data:`WAR_ROUND` and only for the player with the most soldiers, a rival capital known
+    and the gold to pay an army (:data:`ARMY_PURSE` a turn, treasury included, is a full purse;
+    with no rival capital in sight the army scouts for one: waiting to see one held seed 4's bots
+    back until round 200). The purse alone made every rich bot a conqueror by round 150-200, and
+    their armies met each other rather than the capitals: one conqueror at a time, the strongest,
+    and none while a rival has sacked more capitals than it (its conquest is under way)."""
     culture = np.asarray(obs["culture_total"], dtype=float)
     relations = np.asarray(obs["citystate_info"]["relationships"])
     pc = obs["player_cities"]
     rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
     rival_capitals[me] = False
-    soldiers = int(obs["most_soldiers"]) == me and bool(rival_capitals.any())
+    sacks = np.asarray(obs["has_sacked"]).sum(1)
+    rival_conquest = np.delete(sacks, me).max() > sacks[me]  # the sacks are public: one at a time
+    strongest = int(obs["most_soldiers"]) == me and not rival_conquest
     war_time = int(obs["current_turn"]) >= WAR_ROUND  # with no capital in sight, the army scouts
     purse = min(max(economy.spendable(obs, me), 0.0) / ARMY_PURSE, 1.0)
     return {
         "science": 0.1 + 0.8 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
         "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me and tourism_known(obs)),
         "diplomatic": 0.05 + 0.04 * int((relations >= 1).sum()),
-        "domination": 0.05 + war_time * (0.35 * soldiers + 0.5 * purse),
+        "domination": 0.05 + war_time * strongest * (0.35 * bool(rival_capitals.any()) + 0.5 * purse),
     }
 
 
 def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
     """The plan to play this turn (``current`` kept unless another leads by ``SWITCH_MARGIN``; a
-    conquest that has sacked a capital is kept: its army is what it has built, and a bot that
-    dropped it for diplomacy at its first sack left the war half won)."""
-    if current == "domination" and np.asarray(obs["has_sacked"])[me].any():
+    conquest that has sacked a capital or whose army stands in a rival's land is kept: its army
+    is what it has built, a bot that dropped it for diplomacy at its first sack left the war half
+    won, and one that lost the most soldiers on the march would send its army home)."""
+    if current == "domination" and (np.asarray(obs["has_sacked"])[me].any() or military.hosts(obs, me).any()):
         return current
     done, able = progress(obs, me), aptitude(obs, me)
     done["science"] = 0.0  # techs known count only through the reach of what is left to research

@@ -26,7 +26,7 @@ from hexarena.games.terranova.engine.effects import civic_part, kill_yields, pol
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.engine.rules import trade, trade_routes
 from hexarena.games.terranova.engine.rules.beliefs import city_tenets
-from hexarena.games.terranova.engine.rules.cities import owned_frames
+from hexarena.games.terranova.engine.rules.cities import city_max_hp, owned_frames
 from hexarena.games.terranova.engine.rules.cs_relations import have_met, resting_influence
 from hexarena.games.terranova.engine.rules.great_people import city_gpp, great_work_slots, specialists
 from hexarena.games.terranova.engine.rules.policies import next_policy_cost
@@ -60,6 +60,7 @@ class CityMemory(NamedTuple):
     pop: jax.Array  # (6, 6, 10) int32
     hp: jax.Array  # (6, 6, 10) float32
     defence: jax.Array  # (6, 6, 10) float32
+    max_hp: jax.Array  # (6, 6, 10) float32: walls and castles, seen with the city
 
 
 class Tracker(NamedTuple):
@@ -85,6 +86,7 @@ def empty_tracker() -> Tracker:
         jnp.full(shape, -1, jnp.int32),
         jnp.full(shape, -1.0, jnp.float32),
         jnp.full(shape, -1.0, jnp.float32),
+        jnp.full(shape, -1.0, jnp.float32),
     )
     return Tracker(blank, blank, blank, blank, blank, cities)
 
@@ -108,7 +110,7 @@ def update_tracker(tracker: Tracker, state: GameState) -> Tracker:
     seen_now = c.exists[None] & jax.vmap(lambda v: gather(v, c.pos, False))(vis)
     tile_gone = jax.vmap(lambda v, pos: gather(v, pos, False))(vis, mem.pos) & ~seen_now
     pos = jnp.where(seen_now, c.pos[None], jnp.where(tile_gone, -1, mem.pos))
-    current = (c.capital, c.pop, c.hp, all_city_defence(state))
+    current = (c.capital, c.pop, c.hp, all_city_defence(state), city_max_hp(state))
     kept = [jnp.where(seen_now, x[None], old) for x, old in zip(current, mem[1:], strict=True)]
     return Tracker(**tiles, cities=CityMemory(pos, *kept))
 
@@ -234,6 +236,7 @@ def _cities_obs(
         "bldg_maintenance": built @ const(tb.building_upkeep),
         "defense": hide(own_defence[None, :], mem.defence[o], -1.0),
         "hp": hide(c.hp, mem.hp[o], -1.0),
+        "max_hp": hide(city_max_hp(state), mem.max_hp[o], -1.0),
         "buildings_owned": c.buildings[o].astype(jnp.int32),
         "resources_owned": city_resource_flags(state, o),
         "additional_yield_map": _grid(building_tile_bonus(state, o, classes)),

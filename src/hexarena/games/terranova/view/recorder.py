@@ -93,9 +93,12 @@ def _player_fields(s: GameState, p: int, tb: Any) -> dict[str, Any]:
     }
 
 
-def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, Any]:
+def frame_of(
+    state: GameState, scores: np.ndarray | None = None, sacks: tuple[screens.Sack, ...] = ()
+) -> dict[str, Any]:
     """A full frame of one game (numpy state): every tile (a city's with its panel), rivers, a card
-    per player and the 4X screens (:mod:`.screens`)."""
+    per player and the 4X screens (:mod:`.screens`; ``sacks``: the capitals sacked so far, with
+    their rounds)."""
     tb = load_tables()
     panels = screens.city_panels(state)
     s = state
@@ -154,7 +157,7 @@ def frame_of(state: GameState, scores: np.ndarray | None = None) -> dict[str, An
         "fog": {role: fog_runs(vis[p].tobytes().decode("ascii")) for p, role in enumerate(ROLES)},
         "players": players,
         "panels": {"Turn": {"round": int(s.turn), "to_move": ROLES[int(s.player)]}},
-        **screens.screens(s),
+        **screens.screens(s, sacks),
     }
 
 
@@ -169,6 +172,8 @@ class Recorder:
         self._file = gzip.open(self.path, "wt", encoding="utf-8")  # noqa: SIM115 - closed by close()
         self._write(header("terranova", roles=list(ROLES), **meta))
         self.frames = 0
+        self._sacked: np.ndarray | None = None
+        self._sacks: tuple[screens.Sack, ...] = ()
 
     def _write(self, line: dict[str, Any]) -> None:
         self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
@@ -182,11 +187,14 @@ class Recorder:
         """Append one game's state (numpy or JAX arrays, no batch axes)."""
         state = jax.tree_util.tree_map(np.asarray, state)
         mover = (int(state.player) - 1) % len(ROLES) if self.frames else None
+        if self._sacked is not None:
+            self._sacks += screens.new_sacks(self._sacked, state.players.has_sacked, int(state.turn))
+        self._sacked = state.players.has_sacked
         line = {
             "step": self.frames,
             "round": int(state.turn),
             "role": ROLES[mover] if mover is not None else None,
-            "delta": self._encoder.encode(frame_of(state)),
+            "delta": self._encoder.encode(frame_of(state, sacks=self._sacks)),
         }
         self._write(line)
         self.frames += 1

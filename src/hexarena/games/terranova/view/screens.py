@@ -433,7 +433,18 @@ def city_panels(s: GameState) -> dict[tuple[int, int], dict[str, Any]]:
     return out
 
 
-def _victory(s: GameState) -> dict[str, Any]:
+Sack = tuple[int, int, int]  # (round, the player who sacked, the player whose capital it was)
+
+
+def new_sacks(before: np.ndarray, after: np.ndarray, turn: int) -> tuple[Sack, ...]:
+    """The capitals sacked between two states' ``has_sacked`` (6, 6), each with the round: the
+    state keeps only whether, and the Victory screen tells when (a game's log of them is kept by
+    whoever steps it: the adapter, the recorder)."""
+    fresh = np.asarray(after, bool) & ~np.asarray(before, bool)
+    return tuple((int(turn), int(p), int(q)) for p, q in zip(*np.nonzero(fresh), strict=True))
+
+
+def _victory(s: GameState, sacks: tuple[Sack, ...] = ()) -> dict[str, Any]:
     sacked = np.asarray(s.players.has_sacked)
     alive = np.asarray(s.cities.exists).any(1) | (np.asarray(s.units.kind) > 0).any(1)
     parts = np.asarray(s.cities.buildings)[..., spaceship_mask()].any(1).sum(1)
@@ -444,7 +455,8 @@ def _victory(s: GameState) -> dict[str, Any]:
         {
             "player": role,
             "science": f"{int(parts[p])} of {int(spaceship_mask().sum())} spaceship parts",
-            "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked",
+            "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked"
+            + "".join(f"; {ROLES[q]}'s in round {r}" for r, by, q in sacks if by == p),
             "culture": f"tourism above the lifetime culture of {int(ahead[p])} rivals",
             "allied city states": int(allies[p]),
             "in the game": bool(alive[p]),
@@ -452,7 +464,10 @@ def _victory(s: GameState) -> dict[str, Any]:
         for p, role in enumerate(ROLES)
     ]
     kind = int(s.victory)
-    ended = f"; {ROLES[int(s.winner)]} won a {VICTORIES[kind]} victory" if kind > 0 else ""
+    won = f"; {ROLES[int(s.winner)]} won a {VICTORIES[kind]} victory in round {int(s.turn)}"
+    ended = won if kind > 0 else ""
+    if kind > 0 and VICTORIES[kind] == "domination":
+        ended += ", " + rows[int(s.winner)]["domination"]
     return {"rows": rows, "note": f"round {int(s.turn)} of {int(s.turn_cap)}{ended}"}
 
 
@@ -473,8 +488,9 @@ SCREENS = (
 )
 
 
-def screens(s: GameState) -> dict[str, Any]:
-    """The frame's screens: the list and the layouts (static), each screen's body under its keys."""
+def screens(s: GameState, sacks: tuple[Sack, ...] = ()) -> dict[str, Any]:
+    """The frame's screens: the list and the layouts (static), each screen's body under its keys
+    (``sacks``: the capitals sacked so far, with their rounds, :func:`new_sacks`)."""
     tb = load_tables()
     rules = citystate_rules()
     key = {title: "screen_" + title.lower().replace(" ", "_") for title, _, _ in SCREENS}
@@ -485,7 +501,7 @@ def screens(s: GameState) -> dict[str, Any]:
         "Trade": {key["Trade"]: _trade(s)},
         "City states": {key["City states"]: _citystates(s)},
         "Cities": {key["Cities"]: _cities(s)},
-        "Victory": {key["Victory"]: _victory(s)},
+        "Victory": {key["Victory"]: _victory(s, sacks)},
     }
     thresholds = {"friend": rules["friend_influence"], "ally": rules["ally_influence"]}
     listed = [

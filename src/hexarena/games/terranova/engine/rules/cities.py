@@ -366,9 +366,15 @@ def city_phase(
     return state, cy.executed, chosen, empire, grants
 
 
+def city_max_hp(state: GameState) -> jax.Array:
+    """(6, 10) each city's full hit points: the base and what its walls, castle and the like add."""
+    tb = load_tables()
+    return tb.rules["city_max_hp"] + (state.cities.buildings * const(tb.building_hp)).sum(-1) / 100.0
+
+
 def heal_cities(state: GameState, p: jax.Array) -> GameState:
     tb = load_tables()
     c = state.cities
-    cap = tb.rules["city_max_hp"] + (c.buildings[p] * const(tb.building_hp)).sum(1) / 100.0
+    cap = city_max_hp(state)[p]
     hp = jnp.where(c.exists[p], jnp.minimum(c.hp[p] + tb.rules["city_heal_per_turn"], cap), 0.0)
     return state._replace(cities=c._replace(hp=c.hp.at[p].set(hp)))
