@@ -182,14 +182,13 @@ def test_behaviour_cloning_fits_the_bots_choice_among_the_legal_options():
 
 @pytest.mark.slow
 def test_trainer_smoke_run_writes_its_files(tmp_path):
-    """One cloned heuristic game and two ES generations of one-round games at the default batch
-    (16 games: the shape a real run compiles, so a warm cache serves it), then both evaluations and
-    the files."""
+    """One cloned heuristic game and two ES generations of one-round games at batch 16 (a shape
+    the other Terra Nova tests' cache already holds), then both evaluations and the files."""
     from hexarena.rl.train import main
 
     args = ["terranova", "--out", str(tmp_path), "--generations", "2", "--minutes", "60"]
     args += ["--es", "turn_cap=1", "--es", "map_pool=4", "--eval-games", "16", "--heuristic-games", "1"]
-    args += ["--bc-games", "1"]
+    args += ["--bc-games", "1", "--es", "pairs=6", "--es", "monitor=4"]
     main(args)
     out = tmp_path / "terranova"
     results = json.loads((out / "results.json").read_text())

@@ -33,12 +33,13 @@ RANDOM = -1  # a seat of the seat table played by the uniform random player
 
 
 class ESConfig(NamedTuple):
-    pairs: int = 6  # antithetic pairs a generation: 2 * pairs candidates and games
-    monitor: int = 4  # extra games a generation: the mean against five random players
+    pairs: int = 28  # antithetic pairs a generation: 2 * pairs candidates and games
+    monitor: int = 8  # extra games a generation: the mean against five random players
     turn_cap: int = 60  # rounds a game
     sigma: float = 0.3  # perturbation scale (the policy's logits; its noise is standard Gumbel)
     lr: float = 0.03  # Adam step
     map_pool: int = 256  # training maps: seeds 0 .. map_pool - 1
+    warm_scale: float = 1.0  # the warm start's logits times this (> 1: sharper than the bot's mix)
 
 
 def n_games(cfg: ESConfig) -> int:
@@ -173,7 +174,8 @@ def train(
     rng = np.random.default_rng(seed)
     g_total, p = n_games(cfg), 2 * cfg.pairs
     stream = streams(cfg)
-    mean = np.zeros(N_PARAMS, np.float32) if theta0 is None else np.asarray(theta0, np.float32).copy()
+    start_at = np.zeros(N_PARAMS) if theta0 is None else cfg.warm_scale * np.asarray(theta0)
+    mean = start_at.astype(np.float32)
     opt = Adam(N_PARAMS, cfg.lr)
     key = jax.random.PRNGKey(seed)
     names = ("generation", "env_steps", "wall_s", "mean_margin", "best_margin", "candidates_win_rate")
