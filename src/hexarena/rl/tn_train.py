@@ -38,6 +38,23 @@ def es_config(args: argparse.Namespace) -> ESConfig:
     return ESConfig(**fields)
 
 
+def draw_curve(path: Path, curve: dict, cfg: ESConfig, plot_curve: Callable[..., None]) -> None:
+    """The ES curve, each generation a marker (a short run has only a few)."""
+    import matplotlib
+
+    with matplotlib.rc_context({"lines.marker": "o"}):
+        plot_curve(
+            path,
+            curve["env_steps"],
+            curve["mean_margin"],
+            curve["candidates_win_rate"],
+            f"ES, Terra Nova, {cfg.turn_cap} rounds, one learner vs 5 random players a game: "
+            f"margin over the best random (left), wins of the {2 * cfg.pairs} candidates (right)",
+            more={f"the mean policy ({cfg.monitor} games a generation)": curve["win_rate_vs_random"]},
+            ylabel="candidates' score minus the best random score",
+        )
+
+
 def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -> dict[str, Any]:
     out = Path(args.out) / "terranova"
     out.mkdir(parents=True, exist_ok=True)
@@ -87,17 +104,7 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         )
         if part["games"] < asked
     ]
-    curve = run["curve"]
-    plot_curve(
-        out / "curve.png",
-        curve["env_steps"],
-        curve["mean_margin"],
-        curve["candidates_win_rate"],
-        f"ES, Terra Nova, {cfg.turn_cap} rounds, one learner vs 5 random players a game: "
-        f"margin over the best random (left), wins of the {2 * cfg.pairs} candidates (right)",
-        more={f"the mean policy ({cfg.monitor} games a generation)": curve["win_rate_vs_random"]},
-        ylabel="candidates' score minus the best random score",
-    )
+    draw_curve(out / "curve.png", run["curve"], cfg, plot_curve)
     return {
         "game": "terranova",
         "algorithm": "behaviour cloning of the heuristic bot's executed choices (hexarena.rl.tn_bc), "
@@ -123,5 +130,5 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         "win_rate_vs_heuristic": vs_heuristic["win_rate"],
         "games_vs_heuristic": vs_heuristic["games"],
         "notes": notes,
-        "curve": curve,
+        "curve": run["curve"],
     }
