@@ -120,7 +120,9 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         "env_steps_note": "player turns of every game in the batch (every seat's, as the anchor counts)",
         "wall_s": round(run["wall_s"], 1),
         "training_env_steps_per_s": round(run["env_steps_per_s"], 1),
-        "training_rate_note": "generations after the first (which compiles the policy)",
+        "training_rate_note": "generations after the first (which compiles the policy)"
+        if run["generations"] > 1
+        else "the only generation, the policy's compile included",
         "bare_random_env_steps_per_s": round(anchor, 1),
         "batch_games": n_games(cfg),
         "vs_random": vs_random,
