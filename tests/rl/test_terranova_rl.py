@@ -19,10 +19,12 @@ import pytest
 import hexarena.rl  # noqa: F401  (registers the ids)
 from hexarena.games.terranova.contract.moves import to_dense
 from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, map_shapes
-from hexarena.rl.tn_es import Adam, ESConfig, centred_ranks, check_layout, seat_table
+from hexarena.rl.tn_bc import fit
+from hexarena.rl.tn_es import Adam, ESConfig, centred_ranks, game_maps, margins, seat_table, streams
 from hexarena.rl.tn_eval import TerraNovaPolicy, own_obs
 from hexarena.rl.tn_gym import HEADS
-from hexarena.rl.tn_policy import N_PARAMS, save
+from hexarena.rl.tn_policy import FEATURES, N_PARAMS, save, split
+from hexarena.rl.tn_policy import HEADS as POLICY_HEADS
 from hexarena.rl.tn_train import es_config
 
 SETTLE = 1  # units.json category
@@ -132,18 +134,22 @@ def test_policy_player_through_hexarena_play(tmp_path):
     assert result["players"][0]["name"] == "policy:policy.npz" and result["invalid"]["red"] == 0
 
 
-def test_es_layout_math_and_settings():
+def test_es_pairs_share_map_seat_and_stream_and_fitness_is_the_margin():
     cfg = ESConfig(pairs=6, monitor=4)
-    check_layout(cfg)
-    table = seat_table(cfg, generation=1)
     p = 2 * cfg.pairs
-    counts = np.bincount(table[:p].ravel(), minlength=p)
-    assert (counts == 6).all()  # every candidate once per seat ...
-    for c in range(p):
-        assert len({g for g in range(p) if c in table[g]}) == 6  # ... in six games
-    assert ((table[p:] == p).sum(1) == 1).all() and ((table[p:] == -1).sum(1) == 5).all()
-    with pytest.raises(ValueError, match="stride"):
-        check_layout(ESConfig(pairs=3, stride=6))
+    table, maps, stream = seat_table(cfg, generation=1), game_maps(cfg, 1), streams(cfg)
+    assert ((table != -1).sum(1) == 1).all()  # one learner a game, five random players
+    assert sorted(table[:p].max(1)) == list(range(p)) and (table[p:].max(1) == p).all()
+    for j in range(cfg.pairs):  # candidate j and its antithetic twin j + pairs: common random numbers
+        a, b = j, j + cfg.pairs
+        assert (table[a] != -1).argmax() == (table[b] != -1).argmax()
+        assert maps[a] == maps[b] and stream[a] == stream[b]
+    assert len(set(maps[: cfg.pairs]) | set(maps[p:])) == cfg.pairs + cfg.monitor
+    assert len(set(stream)) == cfg.pairs + cfg.monitor
+    final = np.array([[5.0, 9.0, 1.0, 2.0, 3.0, 4.0]])
+    learner = np.array([[-1, 0, -1, -1, -1, -1]])
+    mine, best = margins(final, learner)
+    assert mine[0] == 9.0 and best[0] == 5.0
     assert np.allclose(centred_ranks(np.array([3.0, 1.0, 2.0])), [0.5, -0.5, 0.0])
     adam = Adam(2, lr=0.1)
     assert np.allclose(adam.step(np.array([1.0, -2.0])), [0.1, -0.1])
@@ -154,18 +160,40 @@ def test_es_layout_math_and_settings():
         es_config(args)
 
 
+def test_behaviour_cloning_fits_the_bots_choice_among_the_legal_options():
+    """A bot that researches tech 5 early and tech 7 late, whenever legal: the fitted logits rank
+    them so, and an option never legal when another was chosen gains nothing."""
+    n_tech = dict(POLICY_HEADS)["tech"]
+    rows = []
+    for turn in range(60):
+        legal = np.zeros(n_tech, bool)
+        legal[[3, 5, 7]] = True
+        f = np.array([1.0, turn / 60, 0.25], np.float32)
+        rows.append((f, legal, 5 if turn < 30 else 7))
+    data = {"rows": {name: [] for name, _ in POLICY_HEADS} | {"tech": rows, "worked": []}}
+    theta, counts = fit(data, steps=300)
+    assert counts["tech"] == 60 and counts["build"] == 0
+    w = split(theta)[0]["tech"]
+    assert w.shape == (len(FEATURES), n_tech)
+    early, late = np.array([1.0, 0.1, 0.25]) @ w, np.array([1.0, 0.9, 0.25]) @ w
+    assert early[5] > max(early[7], early[3]) and late[7] > max(late[5], late[3])
+    assert not split(theta)[0]["build"].any()  # no decisions: the uniform random player's zeros
+
+
 @pytest.mark.slow
 def test_trainer_smoke_run_writes_its_files(tmp_path):
-    """Two ES generations of one-round games at the default batch (16 games: the shape a real
-    run compiles, so a warm cache serves it), then both evaluations and the files."""
+    """One cloned heuristic game and two ES generations of one-round games at batch 16 (a shape
+    the other Terra Nova tests' cache already holds), then both evaluations and the files."""
     from hexarena.rl.train import main
 
     args = ["terranova", "--out", str(tmp_path), "--generations", "2", "--minutes", "60"]
     args += ["--es", "turn_cap=1", "--es", "map_pool=4", "--eval-games", "16", "--heuristic-games", "1"]
+    args += ["--bc-games", "1", "--es", "pairs=6", "--es", "monitor=4"]
     main(args)
     out = tmp_path / "terranova"
     results = json.loads((out / "results.json").read_text())
     assert results["generations"] == 2 and results["games_vs_random"] == 16
+    assert results["behaviour_cloning"]["games"] == 1
     assert results["games_vs_heuristic"] == 1 and results["notes"] == []
     assert results["bare_random_env_steps_per_s"] > 0 and results["training_env_steps_per_s"] > 0
     assert len(results["curve"]["win_rate_vs_random"]) == 2

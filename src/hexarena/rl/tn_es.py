@@ -1,14 +1,15 @@
 """OpenAI-style evolution strategies for Terra Nova on the batched simulator.
 
-Each generation draws ``pairs`` antithetic perturbations ``mean +- sigma * eps`` of the linear
-preference policy (:mod:`.tn_policy`) and plays ``2 * pairs`` six-player games of ``turn_cap``
-rounds at once: candidate ``c`` sits in seat ``s`` of game ``(c - stride * s) mod 2 pairs``, so every
-candidate plays every seat once, on six maps, against five other candidates. Its fitness is its
-mean final score (the game's score, :func:`~hexarena.games.terranova.engine.step.player_scores`);
-the mean moves along the centred-rank estimate of the gradient with Adam. The same batch holds
-``monitor`` more games of the unperturbed mean in one seat against five uniform random players
-(the spec's :func:`random_actions`): the learning curve's win rate. Every game of a generation
-shares one compiled step (one batch shape), as does the evaluation (:func:`evaluate`).
+Each generation draws ``pairs`` antithetic perturbations ``mean +- sigma * eps`` of the
+preference policy (:mod:`.tn_policy`) and plays one 60-round game per candidate against five
+uniform random players (the spec's :func:`random_actions`), all in one batch. The two candidates
+of a pair share common random numbers: the same map, seat and random stream, so their difference
+is the perturbation's, not the draw's. A candidate's fitness is its score margin over the best
+random player of its game (denser than win or loss); the mean moves along the centred-rank
+estimate of the gradient with Adam. The batch also holds ``monitor`` games of the unperturbed
+mean: the learning curve. Every game of a generation shares one compiled step (one batch shape),
+as does the evaluation (:func:`evaluate`). The mean starts from ``theta0``: zeros (the uniform
+random player) or the behaviour-cloned warm start of :mod:`.tn_bc`.
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ RANDOM = -1  # a seat of the seat table played by the uniform random player
 
 
 class ESConfig(NamedTuple):
-    pairs: int = 6  # antithetic pairs a generation: 2 * pairs candidates and games
-    monitor: int = 4  # extra games a generation: the mean against five random players
+    pairs: int = 28  # antithetic pairs a generation: 2 * pairs candidates and games
+    monitor: int = 8  # extra games a generation: the mean against five random players
     turn_cap: int = 60  # rounds a game
-    sigma: float = 0.5  # perturbation scale (the policy's noise is uniform in [0, 1))
-    lr: float = 0.25  # Adam step
-    stride: int = 7  # seat s of game g holds candidate (g + stride * s) mod 2 * pairs
-    map_pool: int = 64  # training maps: seeds 0 .. map_pool - 1
+    sigma: float = 0.3  # perturbation scale (the policy's logits; its noise is standard Gumbel)
+    lr: float = 0.03  # Adam step
+    map_pool: int = 256  # training maps: seeds 0 .. map_pool - 1
+    warm_scale: float = 1.0  # the warm start's logits times this (> 1: sharper than the bot's mix)
 
 
 def n_games(cfg: ESConfig) -> int:
@@ -46,26 +47,42 @@ def n_games(cfg: ESConfig) -> int:
 
 
 def seat_table(cfg: ESConfig, generation: int) -> np.ndarray:
-    """(games, 6) index of the candidate in each seat; ``2 * pairs`` is the mean, -1 random."""
+    """(games, 6) index of the candidate in each seat; ``2 * pairs`` is the mean, -1 random. Game
+    ``g < 2 * pairs`` seats candidate ``g``; a pair's two games put it in the same seat."""
     p = 2 * cfg.pairs
-    seats = np.arange(N_PLAYERS)
     table = np.full((n_games(cfg), N_PLAYERS), RANDOM, np.int32)
-    table[:p] = (np.arange(p)[:, None] + cfg.stride * seats[None, :]) % p
+    for g in range(p):
+        table[g, (generation + g % cfg.pairs) % N_PLAYERS] = g
     for j in range(cfg.monitor):
         table[p + j, (generation * cfg.monitor + j) % N_PLAYERS] = p
     return table
 
 
-def check_layout(cfg: ESConfig) -> None:
-    """Every candidate in six different games (one per seat): the stride must spread them."""
+def game_maps(cfg: ESConfig, generation: int) -> np.ndarray:
+    """(games,) map seed of each game: a pair's two games share one, every game of a generation
+    another, cycling through the pool."""
+    distinct = cfg.pairs + cfg.monitor
+    fresh = (generation * distinct + np.arange(distinct)) % cfg.map_pool
+    return np.concatenate([fresh[: cfg.pairs], fresh[: cfg.pairs], fresh[cfg.pairs :]])
+
+
+def streams(cfg: ESConfig) -> np.ndarray:
+    """(games,) random stream of each game: a pair's two games share one (common random numbers)."""
     p = 2 * cfg.pairs
-    if p < N_PLAYERS or len({(cfg.stride * s) % p for s in range(N_PLAYERS)}) < N_PLAYERS:
-        raise ValueError(f"stride {cfg.stride} puts a candidate twice in one game of {p}")
+    return np.concatenate([np.arange(p) % cfg.pairs, cfg.pairs + np.arange(cfg.monitor)]).astype(np.int32)
+
+
+def margins(final: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: the score of its learner (the one non-random seat) and the best random score."""
+    seat = (table != RANDOM).argmax(1)
+    mine = final[np.arange(len(final)), seat]
+    return mine, np.where(table == RANDOM, final, -np.inf).max(1)
 
 
 @jax.jit
-def _choose(thetas: jax.Array, table: jax.Array, obs: dict, key: jax.Array) -> tuple:
-    """The batch's actions: each game's mover plays its seat's policy, or uniform random scores."""
+def _choose(thetas: jax.Array, table: jax.Array, obs: dict, key: jax.Array, stream: jax.Array) -> tuple:
+    """The batch's actions: each game's mover plays its seat's policy, or uniform random scores;
+    game ``g`` draws from ``fold_in(key, stream[g])``."""
 
     def one(row: jax.Array, o: dict, k: jax.Array) -> tuple:
         idx = row[o["player_id"]]
@@ -74,9 +91,9 @@ def _choose(thetas: jax.Array, table: jax.Array, obs: dict, key: jax.Array) -> t
         rand = random_actions(k2)
         return jax.tree_util.tree_map(lambda a, b: jnp.where(idx >= 0, a, b), mine, rand)
 
-    games = table.shape[0]
     flat = jax.tree_util.tree_map(lambda x: x[0], obs)  # one device
-    out = jax.vmap(one)(table, flat, jax.random.split(key, games))
+    keys = jax.vmap(lambda i: jax.random.fold_in(key, i))(stream)
+    out = jax.vmap(one)(table, flat, keys)
     return jax.tree_util.tree_map(lambda x: x[None], out)
 
 
@@ -84,10 +101,16 @@ _scores = jax.jit(jax.vmap(jax.vmap(player_scores)))
 
 
 def play(
-    layers: Sequence[MapLayers], key: jax.Array, thetas: jax.Array, table: np.ndarray, turn_cap: int
+    layers: Sequence[MapLayers],
+    key: jax.Array,
+    thetas: jax.Array,
+    table: np.ndarray,
+    turn_cap: int,
+    stream: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Play one batch of games to the end: (final scores (games, 6), winners (games,): the seat
-    that won by score or victory, -1 on a tie for first; env steps taken)."""
+    that won by score or victory, -1 on a tie for first; env steps taken). Games with the same
+    ``stream`` (default: each its own) draw the same random numbers."""
     k_init, key = jax.random.split(key)
     step, games, tracker, metrics, ids, obs, _mesh, _sh = build_simulator(
         list(layers), "duplicate", k_init, turn_cap=turn_cap, auto_reset=False
@@ -96,10 +119,11 @@ def play(
     final = np.zeros((n, N_PLAYERS), np.float32)
     seen = np.zeros(n, bool)
     table_j = jnp.asarray(table)
+    stream_j = jnp.asarray(np.arange(n) if stream is None else stream, jnp.int32)
     steps = 0
     while not seen.all():
         key, sub = jax.random.split(key)
-        actions = _choose(thetas, table_j, obs, sub)
+        actions = _choose(thetas, table_j, obs, sub, stream_j)
         games, tracker, metrics, ids, obs, _r, done, _x = step(games, actions, tracker, metrics, ids)
         steps += 1
         fresh = np.asarray(done)[0] & ~seen
@@ -142,19 +166,20 @@ def train(
     seed: int,
     minutes: float,
     generations: int | None = None,
+    theta0: np.ndarray | None = None,
     log: Any = print,
 ) -> dict[str, Any]:
-    """Run ES until ``minutes`` (or ``generations``) pass; returns the mean, the curve and timings."""
-    check_layout(cfg)
+    """Run ES from ``theta0`` (default zeros) until ``minutes`` (or ``generations``) pass; returns
+    the mean, the curve and timings."""
     rng = np.random.default_rng(seed)
-    pool = pool_layers(range(cfg.map_pool))
     g_total, p = n_games(cfg), 2 * cfg.pairs
-    mean = np.zeros(N_PARAMS, np.float32)
+    stream = streams(cfg)
+    start_at = np.zeros(N_PARAMS) if theta0 is None else cfg.warm_scale * np.asarray(theta0)
+    mean = start_at.astype(np.float32)
     opt = Adam(N_PARAMS, cfg.lr)
     key = jax.random.PRNGKey(seed)
-    curve: dict[str, list[float]] = {
-        k: [] for k in ("generation", "env_steps", "mean_fitness", "best_fitness")
-    }
+    names = ("generation", "env_steps", "wall_s", "mean_margin", "best_margin", "candidates_win_rate")
+    curve: dict[str, list[float]] = {k: [] for k in names}
     curve |= {"mean_score_vs_random": [], "win_rate_vs_random": [], "best_random_score": []}
     start, steps, gen = time.perf_counter(), 0, 0
     first_done = None
@@ -162,37 +187,37 @@ def train(
         eps = rng.standard_normal((cfg.pairs, N_PARAMS)).astype(np.float32)
         cands = np.concatenate([mean + cfg.sigma * eps, mean - cfg.sigma * eps, mean[None]])
         table = seat_table(cfg, gen)
-        layers = [pool[(gen * g_total + g) % len(pool)] for g in range(g_total)]
+        layers = pool_layers(game_maps(cfg, gen))
         key, sub = jax.random.split(key)
-        final, winner, n = play(layers, sub, jnp.asarray(cands), table, cfg.turn_cap)
+        final, winner, n = play(layers, sub, jnp.asarray(cands), table, cfg.turn_cap, stream)
         steps += n
-        fitness = np.zeros(p)
-        for g in range(p):
-            for s in range(N_PLAYERS):
-                fitness[table[g, s]] += final[g, s] / N_PLAYERS
+        mine, best_random = margins(final, table)
+        won = winner == (table != RANDOM).argmax(1)
+        fitness = (mine - best_random)[:p]
         w = centred_ranks(fitness)
         grad = (w[: cfg.pairs] - w[cfg.pairs :]) @ eps / (p * cfg.sigma)
         mean = (mean + opt.step(grad)).astype(np.float32)
-        mon = np.arange(p, g_total)
-        seat = (table[mon] == p).argmax(1)
-        mine = final[mon, seat]
-        others = np.where(table[mon] == RANDOM, final[mon], -np.inf).max(1)
-        curve["generation"].append(gen + 1)
-        curve["env_steps"].append(steps)
-        curve["mean_fitness"].append(float(fitness.mean()))
-        curve["best_fitness"].append(float(fitness.max()))
-        curve["mean_score_vs_random"].append(float(mine.mean()))
-        curve["win_rate_vs_random"].append(float((winner[mon] == seat).mean()))
-        curve["best_random_score"].append(float(others.mean()))
+        mon = slice(p, g_total)
         gen += 1
         elapsed = time.perf_counter() - start
+        for name, value in (
+            ("generation", gen),
+            ("env_steps", steps),
+            ("wall_s", round(elapsed, 1)),
+            ("mean_margin", float(fitness.mean())),
+            ("best_margin", float(fitness.max())),
+            ("candidates_win_rate", float(won[:p].mean())),
+            ("mean_score_vs_random", float(mine[mon].mean()) if cfg.monitor else float("nan")),
+            ("win_rate_vs_random", float(won[mon].mean()) if cfg.monitor else float("nan")),
+            ("best_random_score", float(best_random[mon].mean()) if cfg.monitor else float("nan")),
+        ):
+            curve[name].append(value)
         if first_done is None:
             first_done = (elapsed, steps)
         log(
-            f"generation {gen}: {steps:,} env steps, {elapsed:,.0f} s, fitness mean "
-            f"{fitness.mean():.2f} best {fitness.max():.2f}; mean policy vs random: score "
-            f"{mine.mean():.2f} vs best random {others.mean():.2f}, won "
-            f"{curve['win_rate_vs_random'][-1]:.2f}"
+            f"generation {gen}: {steps:,} env steps, {elapsed:,.0f} s; candidates: margin over the "
+            f"best random player {fitness.mean():+.2f} (best {fitness.max():+.2f}), won "
+            f"{won[:p].mean():.2f}; the mean: won {curve['win_rate_vs_random'][-1]:.2f} of {cfg.monitor}"
         )
         if elapsed > minutes * 60:
             break
@@ -254,12 +279,13 @@ def bare_rate(cfg: ESConfig, seed: int, steps: int = 8) -> float:
     thetas = jnp.zeros((1, N_PARAMS), jnp.float32)
     table = jnp.full((g_total, N_PLAYERS), RANDOM, jnp.int32)
     key = jax.random.PRNGKey(seed + 1)
-    out = step(games, _choose(thetas, table, obs, key), tracker, metrics, ids)  # compiles
+    stream = jnp.arange(g_total, dtype=jnp.int32)
+    out = step(games, _choose(thetas, table, obs, key, stream), tracker, metrics, ids)  # compiles
     jax.block_until_ready(out)
     games, tracker, metrics, ids, obs = out[:5]
     t0 = time.perf_counter()
     for i in range(steps):
-        actions = _choose(thetas, table, obs, jax.random.fold_in(key, i))
+        actions = _choose(thetas, table, obs, jax.random.fold_in(key, i), stream)
         games, tracker, metrics, ids, obs, *_ = step(games, actions, tracker, metrics, ids)
     jax.block_until_ready(games)
     return steps * g_total / (time.perf_counter() - t0)

@@ -5,8 +5,10 @@ terranova.engine.spaces`); the resolver executes the best legal one, so any scor
 policy reads three features of its observation, ``f = (1, turn / 60, own cities / 4)``, and gives
 
 * policy, tenet, tech, unit action category (every unit) and buildable (every city) scores
-  ``f @ W + u``, ``W`` learned (3 x 430), ``u`` uniform noise in [0, 1): with ``W = 0`` it is the
-  uniform random player, and a learned preference has to outweigh the noise to count;
+  ``f @ W + g``, ``W`` learned (3 x 430), ``g`` standard Gumbel noise: the resolver executes the
+  best legal option, so each endpoint samples ``softmax(f @ W)`` over its legal options (the
+  Gumbel-max trick; :mod:`.tn_bc` fits ``W`` as that conditional logit); with ``W = 0`` it is the
+  uniform random player;
 * worked tiles from a learned value per yield (7 weights): each city's 36 work-area slots ranked by
   ``yields @ w``, citizen ``k`` preferring the ``k``-th slot, then the next ones (as the contract's
   ``spread_over_citizens``), so citizens do not all pick the same tile;
@@ -47,7 +49,7 @@ N_HEAD = sum(n for _, n in HEADS)
 FEATURES = ("bias", "turn / 60", "own cities / 4")
 N_PARAMS = len(FEATURES) * N_HEAD + N_YIELDS
 TURN_SCALE, CITY_SCALE = 60.0, 4.0
-KIND = "hexarena-terranova-es"
+KIND = "hexarena-terranova-es2"  # Gumbel noise (the first kind added uniform noise)
 
 
 def features(obs: dict[str, Any]) -> jax.Array:
@@ -98,7 +100,7 @@ def act(theta: jax.Array, obs: dict[str, Any], key: jax.Array) -> tuple:
 
     def scores(name: str, lead: tuple[int, ...] = ()) -> jax.Array:
         bias = f @ heads[name]
-        return bias + jax.random.uniform(next(k), (*lead, bias.shape[0]))
+        return bias + jax.random.gumbel(next(k), (*lead, bias.shape[0]))
 
     trade = map_shapes(lambda s: jnp.zeros(s, jnp.float32), ACTION_SHAPES[0])
     units = (scores("unit_category", (MAX_UNITS,)), jax.random.uniform(next(k), (MAX_UNITS, N_TILES)))

@@ -1,4 +1,5 @@
-"""``python -m hexarena.rl.train terranova``: ES on the batched simulator, then its evaluation.
+"""``python -m hexarena.rl.train terranova``: behaviour cloning of the heuristic bot
+(:mod:`.tn_bc`), ES from there on the batched simulator (:mod:`.tn_es`), then its evaluation.
 
 Writes ``OUT/terranova/{policy.npz, curve.png}`` and returns the results (``results.json``):
 the ES settings, env steps, wall time, the training rate next to the simulator's bare random-play
@@ -24,6 +25,7 @@ from hexarena.rl.tn_policy import save
 
 EVAL_SEED = 1_000_000  # map seeds of the games against random players (training uses 0 .. map_pool - 1)
 HEURISTIC_SEED = 2_000_000
+BC_SEED = 3_000_000  # map seeds of the heuristic games cloned
 
 
 def es_config(args: argparse.Namespace) -> ESConfig:
@@ -34,6 +36,23 @@ def es_config(args: argparse.Namespace) -> ESConfig:
             raise SystemExit(f"--es {item!r}: no such setting; settings: {', '.join(ESConfig._fields)}")
         fields[key] = type(getattr(ESConfig(), key))(json.loads(value))
     return ESConfig(**fields)
+
+
+def draw_curve(path: Path, curve: dict, cfg: ESConfig, plot_curve: Callable[..., None]) -> None:
+    """The ES curve, each generation a marker (a short run has only a few)."""
+    import matplotlib
+
+    with matplotlib.rc_context({"lines.marker": "o"}):
+        plot_curve(
+            path,
+            curve["env_steps"],
+            curve["mean_margin"],
+            curve["candidates_win_rate"],
+            f"ES, Terra Nova, {cfg.turn_cap} rounds, one learner vs 5 random players a game: "
+            f"margin over the best random (left), wins of the {2 * cfg.pairs} candidates (right)",
+            more={f"the mean policy ({cfg.monitor} games a generation)": curve["win_rate_vs_random"]},
+            ylabel="candidates' score minus the best random score",
+        )
 
 
 def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -> dict[str, Any]:
@@ -49,8 +68,19 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
     anchor = bare_rate(cfg, args.seed)
     took = time.perf_counter() - t0
     print(f"bare random play: {anchor:,.1f} env steps/s at {n_games(cfg)} games ({took:.0f} s)", flush=True)
-    run = train(cfg, args.seed, args.minutes, args.generations, log=lambda s: print(s, flush=True))
-    settings = cfg._asdict()
+    log = lambda s: print(s, flush=True)  # noqa: E731
+    theta0, bc = None, {"games": 0}
+    if args.bc_games:
+        from hexarena.rl.tn_bc import collect, fit
+
+        t_bc = time.perf_counter()
+        data = collect(args.bc_games, BC_SEED, cfg.turn_cap, minutes=args.bc_minutes, log=log)
+        theta0, decisions = fit(data)
+        bc = {"games": data["games"], "map_seeds": f"{BC_SEED}..", "decisions": decisions}
+        bc["wall_s"] = round(time.perf_counter() - t_bc, 1)
+        log(f"behaviour cloning: {bc}")
+    run = train(cfg, args.seed, args.minutes, args.generations, theta0=theta0, log=log)
+    settings = cfg._asdict() | {"bc_games": bc["games"]}
     save(out / "policy.npz", run["theta"], settings)
     t1 = time.perf_counter()
     vs_random = evaluate(run["theta"], cfg, args.eval_games, EVAL_SEED, minutes=args.eval_minutes)
@@ -74,20 +104,14 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         )
         if part["games"] < asked
     ]
-    curve = run["curve"]
-    plot_curve(
-        out / "curve.png",
-        curve["env_steps"],
-        curve["mean_fitness"],
-        curve["win_rate_vs_random"],
-        f"ES, Terra Nova, 6 players, {cfg.turn_cap} rounds: mean candidate score (left); "
-        f"the mean policy against 5 random players, {cfg.monitor} games a generation (right)",
-        ylabel="mean final score of the candidates",
-    )
+    draw_curve(out / "curve.png", run["curve"], cfg, plot_curve)
     return {
         "game": "terranova",
-        "algorithm": "OpenAI-ES (antithetic, centred ranks, Adam) over a linear preference policy "
+        "algorithm": "behaviour cloning of the heuristic bot's executed choices (hexarena.rl.tn_bc), "
+        "then OpenAI-ES (antithetic with common random numbers, centred ranks, Adam; fitness: score "
+        "margin over the best of five random players) over a linear preference policy "
         "(hexarena.rl.tn_es, hexarena.rl.tn_policy) on the batched simulator",
+        "behaviour_cloning": bc,
         "device": str(jax.devices()[0]),
         "settings": settings,
         "game_params": {"players": 6, "turn_cap": cfg.turn_cap},
@@ -96,7 +120,9 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         "env_steps_note": "player turns of every game in the batch (every seat's, as the anchor counts)",
         "wall_s": round(run["wall_s"], 1),
         "training_env_steps_per_s": round(run["env_steps_per_s"], 1),
-        "training_rate_note": "generations after the first (which compiles the policy)",
+        "training_rate_note": "generations after the first (which compiles the policy)"
+        if run["generations"] > 1
+        else "the only generation, the policy's compile included",
         "bare_random_env_steps_per_s": round(anchor, 1),
         "batch_games": n_games(cfg),
         "vs_random": vs_random,
@@ -106,5 +132,5 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         "win_rate_vs_heuristic": vs_heuristic["win_rate"],
         "games_vs_heuristic": vs_heuristic["games"],
         "notes": notes,
-        "curve": curve,
+        "curve": run["curve"],
     }

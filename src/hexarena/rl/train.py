@@ -256,6 +256,10 @@ def main(argv: list[str] | None = None) -> None:
     tn.add_argument("--es", action="append", default=[], metavar="KEY=VALUE", help="an ESConfig field")
     tn.add_argument("--eval-minutes", type=float, default=None, help="time for the games vs random")
     tn.add_argument(
+        "--bc-games", type=int, default=8, help="heuristic games to clone as ES's warm start (0: none)"
+    )
+    tn.add_argument("--bc-minutes", type=float, default=15.0, help="time for the games cloned")
+    tn.add_argument(
         "--heuristic-minutes",
         type=float,
         default=20.0,

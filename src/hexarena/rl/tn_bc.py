@@ -1,0 +1,155 @@
+"""Behaviour cloning of the ``heuristic`` bot into Terra Nova's preference policy (ES's warm start).
+
+The bot plays every seat of a few games through the game contract; at each of its turns the
+engine reports what it executed on every endpoint (``executed``: the option index per endpoint,
+-1 where none), and the contract's options give what was legal then. Each head of
+:mod:`.tn_policy` is then fitted as a conditional logit: ``softmax(f @ W)`` over the legal options,
+maximising the likelihood of the bot's executed choice (for the worked tiles, the slot values
+``yields @ w`` over each city's 36 slots). The policy adds Gumbel noise to these logits, so it
+samples the fitted distribution; the result is a learnt policy (trained on the bot's choices),
+not the bot: it sees only the three features of :func:`.tn_policy.features` and chooses unit
+targets at random.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES
+from hexarena.games.terranova.engine.tables import N_YIELDS
+from hexarena.rl.tn_es import Adam
+from hexarena.rl.tn_policy import FEATURES, HEADS, N_PARAMS, WORK_AREA, features
+
+# the contract's option mask of each head (unit categories and builds per unit / city slot)
+MASKS = {
+    "policy": "policies",
+    "tenet": None,
+    "tech": "techs",
+    "unit_category": "categories",
+    "build": "build",
+}
+
+
+def _executed(env: Any) -> dict[str, list[int]]:
+    """The mover's executed option indices per head (every one >= 0 of that endpoint)."""
+    _trade, policy, tenet, tech, (ucat, _tgt), (worked, built) = env.executed
+    flat = lambda x: [int(v) for v in np.ravel(x)]  # noqa: E731
+    return {
+        "policy": flat(policy),
+        "tenet": flat(tenet),
+        "tech": flat(tech),
+        "unit_category": flat(ucat),
+        "build": flat(built),
+        "worked": np.asarray(worked, np.int64).tolist(),
+    }
+
+
+def collect(games: int, seed: int, turn_cap: int, minutes: float | None = None, log: Any = print) -> dict:
+    """Play ``games`` heuristic-only games (map seeds ``seed ..``); returns, per head, the rows
+    ``(features, legal mask, chosen)`` of every executed decision, and per worked citizen the
+    city's 36 slot yields with the chosen slot."""
+    from hexarena.games.terranova.adapter import TerraNovaState
+    from hexarena.games.terranova.bots.planner import StrategicPlayer
+    from hexarena.games.terranova.contract import compiled
+
+    rows: dict[str, list] = {name: [] for name, _ in HEADS} | {"worked": []}
+    deadline = None if minutes is None else time.perf_counter() + 60 * minutes
+    played = 0
+    for g in range(games):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        state = TerraNovaState.new(seed=seed + g, turn_cap=turn_cap)
+        roles = state.all_roles()
+        bots = {r: StrategicPlayer() for r in roles}
+        for r in roles:
+            bots[r].reset(roles, seed + g)
+        while state.validate_game() is None:
+            env = state.environment
+            me = env.player
+            obs, opts = jax.tree_util.tree_map(np.asarray, compiled.view(env.state, env.tracker, me))
+            role = state.roles[0]
+            before = env
+            state = state.apply(bots[role].act(state.query_game(role)).move)
+            if state.environment is before:
+                raise RuntimeError(f"the heuristic's move was refused: {state.message}")
+            f = np.asarray(features(obs))
+            done = _executed(state.environment)
+            for name, n in HEADS:
+                mask_key = MASKS[name]
+                legal = np.ones((1, n), bool) if mask_key is None else np.asarray(opts[mask_key], bool)
+                legal = legal.reshape(-1, n)
+                chosen = done[name]
+                for slot, c in enumerate(chosen):
+                    mask = legal[slot % len(legal)] if name in ("unit_category", "build") else legal[0]
+                    if 0 <= c < n and mask[c]:
+                        rows[name].append((f, mask, c))
+            rows["worked"] += _worked_rows(obs, done["worked"], me)
+        played += 1
+        log(f"behaviour cloning: game {played} of {games} played")
+    return {"games": played, "rows": rows}
+
+
+def _worked_rows(obs: dict, worked: list[list[int]], me: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """(slot yields (36, 7), valid slots (36,), chosen slot) per worked citizen of the mover."""
+    rowcol = np.asarray(obs["player_cities"]["city_rowcols"])[me]
+    yields = np.asarray(obs["yield_map_players"], np.float32).reshape(N_TILES, N_YIELDS)
+    out = []
+    for city, citizens in enumerate(worked):
+        if rowcol[city, 0] < 0:
+            continue
+        slots = WORK_AREA[rowcol[city, 0] * COLS + rowcol[city, 1], 1:]
+        valid = slots >= 0
+        y = yields[np.where(valid, slots, 0)]
+        out += [(y, valid, s) for s in citizens if 0 <= s < len(slots) and valid[s]]
+    return out
+
+
+def _nll(w: jax.Array, x: jax.Array, mask: jax.Array, chosen: jax.Array) -> jax.Array:
+    """Mean negative log-likelihood of ``chosen`` under ``softmax(x @ w)`` over ``mask``."""
+    logits = jnp.where(mask, x @ w, -1e9)
+    return -jnp.mean(jax.nn.log_softmax(logits)[jnp.arange(len(chosen)), chosen])
+
+
+def _fit(loss: Any, w0: np.ndarray, steps: int, lr: float, l2: float) -> np.ndarray:
+    grad = jax.jit(jax.value_and_grad(lambda w: loss(w) + l2 * jnp.sum(w**2)))
+    w, opt = np.asarray(w0, np.float32), Adam(w0.size, lr)
+    for _ in range(steps):
+        _v, g = grad(jnp.asarray(w))
+        w = w - opt.step(np.asarray(g).ravel()).reshape(w.shape).astype(np.float32)
+    return w
+
+
+def fit(data: dict, steps: int = 400, lr: float = 0.1, l2: float = 1e-3) -> tuple[np.ndarray, dict]:
+    """The policy vector fitted to ``collect``'s rows, and the decisions each head was fitted on."""
+    nf = len(FEATURES)
+    blocks, counts = [], {}
+    for name, n in HEADS:
+        rows = data["rows"][name]
+        counts[name] = len(rows)
+        if not rows:
+            blocks.append(np.zeros((nf, n), np.float32))
+            continue
+        f = jnp.asarray(np.stack([r[0] for r in rows]))
+        mask = jnp.asarray(np.stack([r[1] for r in rows]))
+        chosen = jnp.asarray([r[2] for r in rows])
+        # logits f @ W: (rows, nf) @ (nf, n)
+        blocks.append(
+            _fit(lambda w, f=f, m=mask, c=chosen: _nll(w, f, m, c), np.zeros((nf, n)), steps, lr, l2)
+        )
+    worked = data["rows"]["worked"]
+    counts["worked"] = len(worked)
+    w_yield = np.zeros(N_YIELDS, np.float32)
+    if worked:
+        y = jnp.asarray(np.stack([r[0] for r in worked]))  # (rows, 36, 7)
+        valid = jnp.asarray(np.stack([r[1] for r in worked]))
+        chosen = jnp.asarray([r[2] for r in worked])
+        loss = lambda w: _nll(w, y, valid, chosen)  # noqa: E731  (y @ w: (rows, 36))
+        w_yield = _fit(loss, w_yield, steps, lr, l2)
+    theta = np.concatenate([np.concatenate(blocks, axis=1).ravel(), w_yield]).astype(np.float32)
+    assert theta.shape == (N_PARAMS,)
+    return theta, counts
