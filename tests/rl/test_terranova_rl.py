@@ -19,8 +19,9 @@ import pytest
 import hexarena.rl  # noqa: F401  (registers the ids)
 from hexarena.games.terranova.contract.moves import to_dense
 from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, map_shapes
+from hexarena.rl.es import Adam, centred_ranks
 from hexarena.rl.tn_bc import fit
-from hexarena.rl.tn_es import Adam, ESConfig, centred_ranks, game_maps, margins, seat_table, streams
+from hexarena.rl.tn_es import ESConfig, game_maps, margins, seat_table, streams
 from hexarena.rl.tn_eval import TerraNovaPolicy, own_obs
 from hexarena.rl.tn_gym import HEADS
 from hexarena.rl.tn_policy import FEATURES, N_PARAMS, save, split

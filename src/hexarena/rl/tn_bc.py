@@ -22,7 +22,7 @@ import numpy as np
 
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES
 from hexarena.games.terranova.engine.tables import N_YIELDS
-from hexarena.rl.tn_es import Adam
+from hexarena.rl.es import Adam
 from hexarena.rl.tn_policy import FEATURES, HEADS, N_PARAMS, WORK_AREA, features
 
 # the contract's option mask of each head (unit categories and builds per unit / city slot)

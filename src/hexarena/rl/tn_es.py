@@ -27,6 +27,7 @@ from hexarena.games.terranova.engine.simulator import build_simulator
 from hexarena.games.terranova.engine.spaces import random_actions
 from hexarena.games.terranova.engine.state import N_PLAYERS, MapLayers, map_layers
 from hexarena.games.terranova.engine.step import player_scores
+from hexarena.rl.es import Adam, centred_ranks
 from hexarena.rl.tn_policy import N_PARAMS, act
 
 RANDOM = -1  # a seat of the seat table played by the uniform random player
@@ -138,27 +139,6 @@ def play(
 
 def pool_layers(seeds: Sequence[int]) -> list[MapLayers]:
     return [map_layers(generate(int(s))) for s in seeds]
-
-
-class Adam:
-    """Adam on a flat vector (ascent), as OpenAI-ES uses it."""
-
-    def __init__(self, n: int, lr: float, b1: float = 0.9, b2: float = 0.999) -> None:
-        self.m, self.v, self.t = np.zeros(n), np.zeros(n), 0
-        self.lr, self.b1, self.b2 = lr, b1, b2
-
-    def step(self, grad: np.ndarray) -> np.ndarray:
-        self.t += 1
-        self.m = self.b1 * self.m + (1 - self.b1) * grad
-        self.v = self.b2 * self.v + (1 - self.b2) * grad**2
-        m_hat, v_hat = self.m / (1 - self.b1**self.t), self.v / (1 - self.b2**self.t)
-        return self.lr * m_hat / (np.sqrt(v_hat) + 1e-8)
-
-
-def centred_ranks(x: np.ndarray) -> np.ndarray:
-    ranks = np.empty(len(x))
-    ranks[np.argsort(x, kind="stable")] = np.arange(len(x))
-    return ranks / (len(x) - 1) - 0.5
 
 
 def train(
