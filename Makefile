@@ -21,15 +21,15 @@ demo: $(STAMP)
 	$(BIN)/hexarena demo --out runs/demo
 	$(BIN)/hexarena arena examples/demo-arena.yaml --out runs/demo/arena
 
-# pytest-xdist workers: half the cores (each JAX process keeps about two busy), none on a 2-core
-# machine, where two workers took 15 min 15 s against one process's 15 min 42 s for 1.5x the CPU.
-# Groups (tests/conftest.py): a file, or every Terra Nova test, so each jitted program compiles once.
-TEST_WORKERS ?= $(shell n=$$(( $$(nproc) / 2 )); [ $$n -gt 1 ] && echo $$n || echo 0)
+# pytest-xdist workers, one per core. Groups (tests/conftest.py): each Terra Nova program family
+# (compiled once, on one worker), else a file; the Terra Nova groups are handed out first.
+TEST_WORKERS ?= $(shell nproc)
+XDIST = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 test: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadgroup --durations=25
+	$(BIN)/python -m pytest -m "not slow" $(XDIST) --durations=25
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest $(XDIST)
 
 # A real model end to end (tests/llm_end_to_end.py): llama-cpp-python's OpenAI-compatible server
 # on 127.0.0.1 with SmolLM2-135M-Instruct plays one short game of each game through `hexarena play`.

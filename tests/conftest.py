@@ -1,15 +1,65 @@
-"""make test's two pytest-xdist workers (``--dist loadgroup``): one group per test file, so a
-module's fixtures are built once, except that every test running Terra Nova's jitted programs is
-in one group. Those programs take minutes to compile cold; two workers each compiling them at the
-same time would pay for every program twice (the persistent cache only helps once one has written
-it)."""
+"""Test groups for ``make test``'s pytest-xdist workers (``--dist loadgroup``).
+
+Most of the suite's time is XLA compiling Terra Nova's programs (minutes of CPU, cold in a fresh
+clone). Two workers compiling the *same* program would pay for it twice (the persistent cache only
+helps once one has written it), so every test that runs a program family is in that family's
+group, whatever folder it sits in:
+
+* ``terranova-contract``: the game-contract functions (``contract/compiled.py``: start, step,
+  view), which every test playing Terra Nova through the adapter, the manager, the CLI, the arena,
+  the viewer's match pages or the PettingZoo and Gymnasium environments runs;
+* ``terranova-simulator``: the batched simulator (``engine/simulator.py``) and its recorder;
+* ``terranova-engine``: the engine's phases jitted one at a time on constructed states.
+
+Every other test file is a group of its own, so a module's fixtures are built once. The Terra
+Nova groups come first (the scheduler then hands them out before the short files, with
+``--no-loadscope-reorder``), so the longest chains of compiles start at once.
+"""
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SIMULATOR = {
+    "tests/terranova/engine/test_simulator.py",
+    "tests/terranova/engine/test_step_speed_tools.py",
+    "tests/terranova/engine/test_multidevice.py",
+    "tests/terranova/view/test_recorder.py",
+    "tests/viewer/test_terranova.py",
+}
+ORDER = ("terranova-engine", "terranova-contract", "terranova-simulator")
+
+
+@cache
+def _mentions_terranova(path: str) -> bool:
+    return "terranova" in (ROOT / path).read_text(encoding="utf-8").lower()
+
+
+@cache
+def _uses_the_adapter(path: str) -> bool:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    return "terranova.adapter import" in text or "terranova.contract import compiled" in text
+
+
+def group(nodeid: str) -> str:
+    """The xdist group of a test: its Terra Nova program family, else its file."""
+    path = nodeid.split("::")[0]
+    if path in SIMULATOR:
+        return "terranova-simulator"
+    if path.startswith("tests/terranova/engine/"):
+        return "terranova-contract" if _uses_the_adapter(path) else "terranova-engine"
+    if "terranova" in nodeid.lower() or _mentions_terranova(path):
+        return "terranova-contract"
+    return path
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    groups = {item.nodeid: group(item.nodeid) for item in items}
+    rank = {name: i for i, name in enumerate(ORDER)}
+    items.sort(key=lambda item: rank.get(groups[item.nodeid], len(ORDER)))  # stable: files keep their order
     for item in items:
-        group = "terranova" if "terranova" in item.nodeid.lower() else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
