@@ -127,7 +127,15 @@ religion. Where we still differ from the original's code, and why:
   pick;
 * the holy city sends the holy city's pressure; the original gives it to the capital (the same
   city unless the capital moves);
-* golden ages also come from happiness (Civ V), which the original leaves out (``great_people``).
+* golden ages also come from happiness (Civ V), which the original leaves out (``great_people``);
+* a unit's move options leave out the tile it stands on and the tiles its own units of the same
+  class hold, so a unit that acts always steps off (the resolver takes its next preference): in
+  the original the start tile is in every unit's move map, and a move onto it or onto a tile of
+  one's own unit of the same class leaves the unit where it stood, which is how a unit holds a
+  tile. Found in issue 25 as why armies by a pass step to and fro; taking the tile in
+  (``rules.units.reachable_from``) was tried and is not in yet, as the strategic bot reads these
+  options and lost its game with it (seed 0's six bots: no war and no sack where it made three),
+  so it comes with the bot re-tuned for it.
 
 Simplifications kept from stage 1 (each a candidate for a later stage): cities do not shoot;
 borders are closed to players at peace, and a melee unit entering them declares war (peace is a
