@@ -12,7 +12,6 @@ weight vector :data:`FEATURES` long covers the whole turn. :mod:`.cog_es` learns
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,6 +29,7 @@ from hexarena.games.cityofgold.bot import (
     run_length,
 )
 from hexarena.games.cityofgold.engine import ARRIVED, Game, legal_mask
+from hexarena.rl.ranking import MoveRanking
 
 _SHOP_NAMES = tuple(C.NAMES[k].lower().replace(" ", "_").replace("-", "_") for k in C.SHOP_CARDS)
 BLOCKS: dict[str, tuple[str, ...]] = {
@@ -209,46 +209,14 @@ def _move(row: np.ndarray, g: Game, pawn: int, d: int, dist: list[float], pawns:
     row[c["trailing"]] = len(pawns) > 1 and dist[cell] >= max(dist[p] for p in pawns)
 
 
-class RankingPolicy:
+class RankingPolicy(MoveRanking):
     """``weights`` (length :data:`FEATURES`) over :func:`move_features`."""
 
-    def __init__(self, weights: np.ndarray) -> None:
-        self.weights = np.asarray(weights, np.float32)
-        if self.weights.shape != (FEATURES,):
-            raise ValueError(f"expected {FEATURES} weights, got shape {self.weights.shape}")
+    GAME, TITLE, BLOCKS, COLUMNS, FEATURES = "cityofgold", "City of Gold", BLOCKS, _COL, FEATURES
 
     def choose(self, g: Game, rng: np.random.Generator | None = None) -> int:
         """The best-scored legal flat action (the first on ties), or one drawn from the softmax."""
         legal = [a for a, ok in enumerate(legal_mask(g)) if ok]
         if len(legal) == 1:
             return legal[0]
-        scores = move_features(g, legal) @ self.weights
-        if rng is None:
-            return legal[int(np.argmax(scores))]
-        p = np.exp(scores - scores.max())
-        return legal[int(rng.choice(len(p), p=p / p.sum()))]
-
-    def save(self, path: Path, **meta: Any) -> None:
-        import json
-
-        blocks = {
-            name: {col: float(self.weights[_COL[name][col]]) for col in cols} for name, cols in BLOCKS.items()
-        }
-        doc = {"game": "cityofgold", "kind": "move-ranking", "weights": blocks, **meta}
-        Path(path).write_text(json.dumps(doc, indent=2) + "\n")
-
-    @classmethod
-    def load(cls, path: Path) -> RankingPolicy:
-        """A policy saved by :meth:`save` (weights by name: a column the file lacks is 0)."""
-        import json
-
-        doc = json.loads(Path(path).read_text())
-        if doc.get("kind") != "move-ranking" or doc.get("game") != "cityofgold":
-            raise ValueError(f"{Path(path).name} is not a City of Gold move-ranking policy")
-        w = np.zeros(FEATURES, np.float32)
-        for name, cols in doc["weights"].items():
-            for col, value in cols.items():
-                if col not in _COL.get(name, {}):
-                    raise ValueError(f"unknown feature {name}.{col} in {Path(path).name}")
-                w[_COL[name][col]] = float(value)
-        return cls(w)
+        return self.pick(legal, move_features(g, legal), rng)

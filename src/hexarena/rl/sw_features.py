@@ -23,12 +23,12 @@ as the heuristic bot relies on. All weights start at 0; :mod:`.sw_es` learns the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hexarena.games.smallworld.bot import _STRONG, DECLINE_BELOW, _region_bonus
+from hexarena.rl.ranking import MoveRanking
 
 BLOCKS = {
     "pick": ("tokens", "coins", "price", "strong", "tokens_x_turns_left", "bonus_regions"),
@@ -192,47 +192,15 @@ def _redeploy(row: np.ndarray, move: Mapping[str, Any], regions: list[Mapping[st
     row[c["exposed_min"]] = min(exposed, default=0) / 3
 
 
-class RankingPolicy:
+class RankingPolicy(MoveRanking):
     """``weights`` (length :data:`FEATURES`) over :func:`move_features`; :meth:`choose` picks a
     legal move of an observation whose ``legal_actions`` is not empty."""
 
-    def __init__(self, weights: np.ndarray) -> None:
-        self.weights = np.asarray(weights, np.float32)
-        if self.weights.shape != (FEATURES,):
-            raise ValueError(f"expected {FEATURES} weights, got shape {self.weights.shape}")
+    GAME, TITLE, BLOCKS, COLUMNS, FEATURES = "smallworld", "Small World", BLOCKS, _COL, FEATURES
 
     def choose(self, obs: Mapping[str, Any], rng: np.random.Generator | None = None) -> dict[str, Any]:
         """The best-scored legal move (the first on ties), or one drawn from the softmax."""
         legal = obs["legal_actions"]
         if len(legal) == 1:
             return legal[0]
-        scores = move_features(obs) @ self.weights
-        if rng is None:
-            return legal[int(np.argmax(scores))]
-        p = np.exp(scores - scores.max())
-        return legal[int(rng.choice(len(p), p=p / p.sum()))]
-
-    def save(self, path: Path, **meta: Any) -> None:
-        import json
-
-        blocks = {
-            name: {col: float(self.weights[_COL[name][col]]) for col in cols} for name, cols in BLOCKS.items()
-        }
-        doc = {"game": "smallworld", "kind": "move-ranking", "weights": blocks, **meta}
-        Path(path).write_text(json.dumps(doc, indent=2) + "\n")
-
-    @classmethod
-    def load(cls, path: Path) -> RankingPolicy:
-        """A policy saved by :meth:`save` (weights by name: a column the file lacks is 0)."""
-        import json
-
-        doc = json.loads(Path(path).read_text())
-        if doc.get("kind") != "move-ranking" or doc.get("game") != "smallworld":
-            raise ValueError(f"{Path(path).name} is not a Small World move-ranking policy")
-        w = np.zeros(FEATURES, np.float32)
-        for name, cols in doc["weights"].items():
-            for col, value in cols.items():
-                if col not in _COL.get(name, {}):
-                    raise ValueError(f"unknown feature {name}.{col} in {Path(path).name}")
-                w[_COL[name][col]] = float(value)
-        return cls(w)
+        return self.pick(legal, move_features(obs), rng)
