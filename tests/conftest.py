@@ -11,9 +11,9 @@ group, whatever folder it sits in:
 * ``terranova-simulator``: the batched simulator (``engine/simulator.py``) and its recorder;
 * ``terranova-engine``: the engine's phases jitted one at a time on constructed states.
 
-Every other test file is a group of its own, so a module's fixtures are built once. The Terra
-Nova groups come first (the scheduler then hands them out before the short files, with
-``--no-loadscope-reorder``), so the longest chains of compiles start at once.
+Every other test file is a group of its own, so a module's fixtures are built once. With
+workers the Terra Nova groups come first (the scheduler then hands them out before the short
+files, with ``--no-loadscope-reorder``), so the longest chains of compiles start at once.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ SIMULATOR = {
     "tests/terranova/engine/test_simulator.py",
     "tests/terranova/engine/test_step_speed_tools.py",
     "tests/terranova/engine/test_multidevice.py",
+    "tests/terranova/test_quickstart.py",
     "tests/terranova/view/test_recorder.py",
     "tests/viewer/test_terranova.py",
 }
@@ -59,7 +60,8 @@ def group(nodeid: str) -> str:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     groups = {item.nodeid: group(item.nodeid) for item in items}
-    rank = {name: i for i, name in enumerate(ORDER)}
-    items.sort(key=lambda item: rank.get(groups[item.nodeid], len(ORDER)))  # stable: files keep their order
+    if config.getoption("numprocesses", None):  # only with workers: one process keeps the file order
+        rank = {name: i for i, name in enumerate(ORDER)}
+        items.sort(key=lambda item: rank.get(groups[item.nodeid], len(ORDER)))  # stable sort
     for item in items:
         item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))

@@ -121,8 +121,8 @@ def test_a_reply_cut_mid_emoji_is_recorded_exported_and_resumed(tmp_path):
         return legal_move(body, cut)
 
     out = tmp_path / "rec"
-    with ChatServer(answer) as srv:
-        stopped = play_match(llm_config(out, base_url=srv.base_url))
+    with ChatServer(answer) as srv:  # a first request can take seconds on a busy machine
+        stopped = play_match(llm_config(out, base_url=srv.base_url, timeout_s=30))
         assert stopped.outcome.kind.value == "interrupted", stopped.outcome
         srv.responder = lambda body: legal_move(body, cut)
         finished = resume_match(out)
