@@ -29,7 +29,7 @@ from hexarena.games.cityofgold.bot import (
     run_length,
 )
 from hexarena.games.cityofgold.engine import ARRIVED, Game, legal_mask
-from hexarena.rl.ranking import MoveRanking
+from hexarena.rl.ranking import MoveRanking, columns
 
 _SHOP_NAMES = tuple(C.NAMES[k].lower().replace(" ", "_").replace("-", "_") for k in C.SHOP_CARDS)
 BLOCKS: dict[str, tuple[str, ...]] = {
@@ -55,14 +55,7 @@ BLOCKS: dict[str, tuple[str, ...]] = {
     "thin": ("remove", "value", "starter", "deck", "keep", "keep_deck"),
     "give": ("value", "starter", "money"),
 }
-OFFSET: dict[str, int] = {}
-_n = 0
-for _name, _cols in BLOCKS.items():
-    OFFSET[_name] = _n
-    _n += len(_cols)
-FEATURES = _n
-"""The length of the weight vector."""
-_COL = {name: {c: OFFSET[name] + i for i, c in enumerate(cols)} for name, cols in BLOCKS.items()}
+OFFSET, _COL, FEATURES = columns(BLOCKS)
 _STARTERS = frozenset(k for k in range(C.N_CARDS) if C.STARTER_DECK[k]) | frozenset(_THIN_ORDER)
 
 

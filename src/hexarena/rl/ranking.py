@@ -14,6 +14,17 @@ import numpy as np
 Move = TypeVar("Move")
 
 
+def columns(blocks: dict[str, tuple[str, ...]]) -> tuple[dict[str, int], dict[str, dict[str, int]], int]:
+    """Where each block of named feature columns starts in the weight vector, each column's index
+    (block -> name -> index) and the vector's length: the blocks follow each other in order."""
+    offset, column, n = {}, {}, 0
+    for name, cols in blocks.items():
+        offset[name] = n
+        column[name] = {c: n + i for i, c in enumerate(cols)}
+        n += len(cols)
+    return offset, column, n
+
+
 class MoveRanking:
     """``weights`` (``FEATURES`` long) over the features of each legal move; a subclass names its
     game and its feature blocks (``BLOCKS``: block -> column names; ``COLUMNS``: their indices)."""

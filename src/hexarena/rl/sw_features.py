@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.games.smallworld.bot import _STRONG, DECLINE_BELOW, _region_bonus
-from hexarena.rl.ranking import MoveRanking
+from hexarena.rl.ranking import MoveRanking, columns
 
 BLOCKS = {
     "pick": ("tokens", "coins", "price", "strong", "tokens_x_turns_left", "bonus_regions"),
@@ -70,14 +70,7 @@ BLOCKS = {
     ),
     "redeploy": ("exposed_share", "exposed_min"),
 }
-OFFSET: dict[str, int] = {}
-_n = 0
-for _name, _cols in BLOCKS.items():
-    OFFSET[_name] = _n
-    _n += len(_cols)
-FEATURES = _n
-"""The length of the weight vector."""
-_COL = {name: {c: OFFSET[name] + i for i, c in enumerate(cols)} for name, cols in BLOCKS.items()}
+OFFSET, _COL, FEATURES = columns(BLOCKS)
 _CONQUEST_TYPES = {"CONQUER": "conquer", "FINAL_CONQUEST": "final", "USE_DRAGON": "dragon"}
 _CONQUEST_TYPES |= {"USE_SORCERER": "sorcerer", "ABANDON": "abandon", "SKIP_CONQUEST": "skip"}
 
