@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from hexarena.rl.train import cog_config, main
+from hexarena.rl.train import cog_config, main, parse
 
 
 def test_ppo_overrides_and_a_clear_error_for_an_unknown_setting():
@@ -31,3 +31,11 @@ def test_plot_redraws_the_curve_from_results(tmp_path):
     main(["plot", "--out", str(tmp_path)])
     width, _ = Image.open(folder / "curve.png").size
     assert width >= 800
+
+
+@pytest.mark.parametrize(
+    ("argv", "bc_games"), [(["cityofgold"], 100), (["terranova"], 8), (["terranova", "--bc-games", "0"], 0)]
+)
+def test_every_game_s_options_parse_with_its_own_imitation_default(argv, bc_games):
+    """One ``--bc-games`` for both ES trainers (two definitions made the whole command fail)."""
+    assert parse(argv).bc_games == bc_games

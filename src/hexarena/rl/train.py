@@ -205,7 +205,12 @@ def plot_results(folder: Path) -> None:
     )
 
 
-def main(argv: list[str] | None = None) -> None:
+#: Heuristic games the ES start is fit to, by game, where ``--bc-games`` is not given.
+BC_GAMES = {"cityofgold": 100, "terranova": 8}
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line's settings, ``--bc-games`` defaulting by game (:data:`BC_GAMES`)."""
     p = argparse.ArgumentParser(prog="python -m hexarena.rl.train", description=__doc__.split("\n")[0])
     p.add_argument(
         "game",
@@ -236,7 +241,10 @@ def main(argv: list[str] | None = None) -> None:
         "--four-player-games", type=int, default=200, help="cityofgold ES: 4-player games vs heuristics"
     )
     p.add_argument(
-        "--bc-games", type=int, default=100, help="cityofgold ES: heuristic games the start is fit to"
+        "--bc-games",
+        type=int,
+        default=None,
+        help="heuristic games the ES start is fit to (cityofgold: 100; terranova: 8, 0 for none)",
     )
     p.add_argument("--bc-iters", type=int, default=300, help="cityofgold ES: Adam steps of that fit")
     sw = p.add_argument_group("Small World (and City of Gold ES)")
@@ -255,9 +263,6 @@ def main(argv: list[str] | None = None) -> None:
     tn = p.add_argument_group("Terra Nova")
     tn.add_argument("--es", action="append", default=[], metavar="KEY=VALUE", help="an ESConfig field")
     tn.add_argument("--eval-minutes", type=float, default=None, help="time for the games vs random")
-    tn.add_argument(
-        "--bc-games", type=int, default=8, help="heuristic games to clone as ES's warm start (0: none)"
-    )
     tn.add_argument("--bc-minutes", type=float, default=15.0, help="time for the games cloned")
     tn.add_argument(
         "--heuristic-minutes",
@@ -266,6 +271,13 @@ def main(argv: list[str] | None = None) -> None:
         help="time for the games against the heuristic",
     )
     args = p.parse_args(argv)
+    if args.bc_games is None:
+        args.bc_games = BC_GAMES.get(args.game, 0)
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
     if args.game == "plot":
         plot_results(Path(args.out) / "cityofgold")
         return
