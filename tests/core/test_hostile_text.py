@@ -5,6 +5,7 @@ Each case goes through ``hexarena play`` (in process, through typer) or the mana
 loopback OpenAI-compatible server, as a user meets it.
 """
 
+import asyncio
 import importlib.util
 import json
 import os
@@ -105,11 +106,27 @@ def test_credentials_written_literally_are_masked_and_resume_says_why(tmp_path, 
 
 
 # ---------------------------------------------------------------- 4: lone surrogates ---
-def test_a_reply_cut_mid_emoji_is_recorded_exported_and_resumed(tmp_path):
+def plainly(call):
+    return call()
+
+
+def in_a_running_loop(call):
+    """``call()`` from inside a running asyncio loop, as in a notebook cell."""
+
+    async def main():
+        return call()
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("caller", [plainly, in_a_running_loop])
+def test_a_reply_cut_mid_emoji_is_recorded_exported_and_resumed(tmp_path, caller):
     """``"\\ud83d"`` (half an emoji, valid JSON) in a reply: recorded, exported, resumable.
 
     The resume runs in the same process as the match that Ctrl-C cut mid-request: the LLM
-    client's event loop, which still held that request, must not interrupt the resumed match."""
+    client's event loop, which still held that request, must not interrupt the resumed match,
+    nor refuse it as "already running" (inside a running loop, the request ran on a helper
+    thread that the Ctrl-C did not stop)."""
     cut = "thinking \ud83d\n"
     asked = []
 
@@ -122,10 +139,10 @@ def test_a_reply_cut_mid_emoji_is_recorded_exported_and_resumed(tmp_path):
 
     out = tmp_path / "rec"
     with ChatServer(answer) as srv:  # a first request can take seconds on a busy machine
-        stopped = play_match(llm_config(out, base_url=srv.base_url, timeout_s=30))
+        stopped = caller(lambda: play_match(llm_config(out, base_url=srv.base_url, timeout_s=30)))
         assert stopped.outcome.kind.value == "interrupted", stopped.outcome
         srv.responder = lambda body: legal_move(body, cut)
-        finished = resume_match(out)
+        finished = caller(lambda: resume_match(out))
     assert finished.outcome.kind.value == "win", finished.outcome
     attempts = [e for e in Record.load(out).turns() if e["event"] == "attempt" and e["role"] == "red"]
     assert len(attempts) > 2 and all("thinking \ud83d" in json.dumps(e, ensure_ascii=False) for e in attempts)

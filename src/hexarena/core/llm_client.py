@@ -83,9 +83,14 @@ class _Session(threading.local):
         runner, clients = self.runner, self.clients
         self.runner, self.clients = None, {}
         clients.clear()  # the exit hook of this loop has nothing left to close
-        if runner is not None:
-            with suppress(BaseException):
-                runner.get_loop().set_exception_handler(lambda loop, context: None)  # the cut request
+        if runner is None:
+            return
+        with suppress(BaseException):
+            loop = runner.get_loop()
+            loop.set_exception_handler(lambda loop, context: None)  # the cut request
+            if loop.is_running():  # on a helper thread (see ChatClient._run), which closes it
+                loop.call_soon_threadsafe(_cancel_tasks, loop)
+            else:
                 runner.close()
 
 
@@ -118,6 +123,12 @@ def _capped(inner: Any, url: str, module: str) -> Any:
             await inner.aclose()
 
     return Capped()
+
+
+def _cancel_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel every task of ``loop`` (called on the thread running it)."""
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
 
 
 def _close(runner: asyncio.Runner, clients: dict[tuple[str, str], Any]) -> None:
@@ -155,8 +166,12 @@ class ChatClient:
 
     # ------------------------------------------------------------------------- internals ---
     def _run(self, make: Callable[[Any], Coroutine[Any, Any, Any]]) -> Any:
-        """Run ``make(client)`` on this thread's loop; inside a running loop (a notebook), the
-        loop runs on a helper thread that is joined (this thread waits, as it would anyway)."""
+        """Run ``make(client)`` on this thread's loop; inside a running loop (a notebook, or a
+        program driving another event loop from this thread), the loop runs on a helper thread
+        that is joined (this thread waits, as it would anyway).
+
+        A Ctrl-C in this thread drops the loop either way (:meth:`_Session.discard`): the next
+        request gets a fresh one instead of the one still holding the cut request."""
         runner, client = _SESSION.client(self.base_url, self._api_key)
         try:
             asyncio.get_running_loop()
@@ -173,10 +188,19 @@ class ChatClient:
                 box["value"] = runner.run(make(client))
             except BaseException as exc:  # re-raised in the caller's thread
                 box["error"] = exc
+            finally:
+                if box.get("cut"):  # the caller was interrupted and dropped this loop
+                    with suppress(BaseException):
+                        runner.close()
 
-        thread = threading.Thread(target=target, name="hexarena-llm")
+        thread = threading.Thread(target=target, name="hexarena-llm", daemon=True)
         thread.start()
-        thread.join()
+        try:
+            thread.join()
+        except KeyboardInterrupt:
+            box["cut"] = True
+            _SESSION.discard()
+            raise
         if "error" in box:
             raise box["error"]
         return box["value"]
