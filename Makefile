@@ -21,12 +21,9 @@ demo: $(STAMP)
 	$(BIN)/hexarena demo --out runs/demo
 	$(BIN)/hexarena arena examples/demo-arena.yaml --out runs/demo/arena
 
-# pytest-xdist workers: half the cores, none on a 2-core machine. Groups (tests/conftest.py): each
-# Terra Nova program family (compiled once, on one worker), else a file. On 2 cores two workers
-# took 12 min 59 s against one process's 15 min 42 s, but a loopback LLM test
-# (test_a_reply_cut_mid_emoji_is_recorded_exported_and_resumed) failed in both 2-worker runs and
-# passes alone and in one process: until that is understood, one process there.
-TEST_WORKERS ?= $(shell n=$$(( $$(nproc) / 2 )); [ $$n -gt 1 ] && echo $$n || echo 0)
+# pytest-xdist workers: half the cores, at least two (one process on a 1-core machine). Groups
+# (tests/conftest.py): each Terra Nova program family (compiled once, on one worker), else a file.
+TEST_WORKERS ?= $(shell c=$$(nproc); n=$$(( c / 2 )); [ $$c -lt 2 ] && echo 0 || { [ $$n -lt 2 ] && echo 2 || echo $$n; })
 XDIST = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow" $(XDIST) --durations=25
