@@ -55,8 +55,8 @@ bench: $(STAMP)
 # ~4 GB of CUDA wheels; TORCH_INDEX=https://download.pytorch.org/whl/cpu takes the ~200 MB CPU build.
 # Terra Nova (behaviour cloning of the heuristic, then ES on the batched simulator at 64 games a batch)
 # takes at most ~2 h on the 2-core CPU whatever its load: every phase is time-capped (compile ~10 min
-# under load, 10 min of cloned games, 45 min of ES, 30 min vs random, 10 min vs the heuristic, each
-# finishing the batch or game it started).
+# under load, 10 min of cloned games, 35 min of ES, 30 min vs random, 25 min for the 200 games vs the
+# heuristic in two processes, each finishing the batch or game it started).
 TORCH_INDEX ?=
 train: $(STAMP)
 	$(if $(TORCH_INDEX),$(BIN)/python -m pip install -q torch --index-url $(TORCH_INDEX))
@@ -64,9 +64,9 @@ train: $(STAMP)
 	$(BIN)/python -m hexarena.rl.train cityofgold --minutes 45 --jobs 2 --pairs 8 --sigma 0.3 --lr 0.05 --decay 0 \
 		--seeds-per-gen 8 --eval-every 5 --valid-games 100 --out docs/rl
 	$(BIN)/python -m hexarena.rl.train smallworld --minutes 65 --jobs 2 --out docs/rl
-	HEXARENA_JAX_CACHE=$${HEXARENA_JAX_CACHE:-.jax_cache} $(BIN)/python -m hexarena.rl.train terranova --minutes 45 \
+	HEXARENA_JAX_CACHE=$${HEXARENA_JAX_CACHE:-.jax_cache} $(BIN)/python -m hexarena.rl.train terranova --minutes 35 \
 		--es warm_scale=2 --bc-games 8 --bc-minutes 10 --eval-games 256 --eval-minutes 30 \
-		--heuristic-games 200 --heuristic-minutes 10 --out docs/rl
+		--heuristic-games 200 --heuristic-minutes 25 --jobs 2 --out docs/rl
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

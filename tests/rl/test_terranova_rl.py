@@ -199,3 +199,20 @@ def test_trainer_smoke_run_writes_its_files(tmp_path):
     assert results["bare_random_env_steps_per_s"] > 0 and results["training_env_steps_per_s"] > 0
     assert len(results["curve"]["win_rate_vs_random"]) == 2
     assert (out / "policy.npz").is_file() and (out / "curve.png").is_file()
+
+
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_the_games_against_the_heuristic_again_update_the_results(tmp_path, jobs):
+    """``python -m hexarena.rl.tn_eval POLICY --results FILE`` (after the bot changed): the same
+    games in one process or several, written over the old figures and their note."""
+    from hexarena.rl.tn_eval import main
+
+    path = tmp_path / "policy.npz"
+    save(path, np.random.default_rng(2).normal(size=N_PARAMS), {})
+    results = tmp_path / "results.json"
+    old = {"games_vs_heuristic": 18, "notes": ["18 of the 200 games asked against the heuristic fitted"]}
+    results.write_text(json.dumps(old | {"win_rate_vs_random": 0.9}))
+    main([str(path), "--games", "2", "--turn-cap", "1", "--jobs", str(jobs), "--results", str(results)])
+    new = json.loads(results.read_text())
+    assert new["games_vs_heuristic"] == new["vs_heuristic"]["games"] == 2 and new["notes"] == []
+    assert new["win_rate_vs_random"] == 0.9 and 0 <= new["vs_heuristic"]["wins"] <= 2

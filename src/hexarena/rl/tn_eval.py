@@ -110,21 +110,57 @@ def own_obs(state: Any) -> dict[str, Any]:
     return jax.tree_util.tree_map(np.asarray, obs)
 
 
-def heuristic_games(path: str | Path, minutes: float, max_games: int, seed: int, turn_cap: int = 60) -> dict:
+def heuristic_games(
+    path: str | Path, minutes: float, max_games: int, seed: int, turn_cap: int = 60, jobs: int = 1
+) -> dict:
     """Games of the policy, the ``heuristic`` bot and four uniform random players, through the
     contract, until ``max_games`` or ``minutes`` run out: game ``k`` (map and game seed
     ``seed + k``) seats the policy at ``k % 6`` and the bot three seats on. A win is the first place
-    by score (or a victory); ``beat_heuristic`` counts games where the policy outscored the bot."""
+    by score (or a victory); ``beat_heuristic`` counts games where the policy outscored the bot.
+    ``jobs`` processes play games ``j, j + jobs, ...`` side by side (the same games as one)."""
+    deadline = time.time() + minutes * 60
+    if jobs > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        spawn = multiprocessing.get_context("spawn")  # JAX's threads do not survive a fork
+        with ProcessPoolExecutor(jobs, mp_context=spawn) as pool:
+            parts = pool.map(
+                _play, [(str(path), range(j, max_games, jobs), seed, turn_cap, deadline) for j in range(jobs)]
+            )
+            played = sorted(game for part in parts for game in part)
+    else:
+        played = _play((str(path), range(max_games), seed, turn_cap, deadline))
+    games = len(played)
+    won = sum(w for _, w, _, _ in played)
+    beat = sum(int(mine > bots) for _, _, mine, bots in played)
+    return {
+        "games": games,
+        "wins": won,
+        "win_rate": won / games if games else 0.0,
+        "beat_heuristic": beat,
+        "beat_heuristic_rate": beat / games if games else 0.0,
+        "mean_score": float(np.mean([m for _, _, m, _ in played])) if played else 0.0,
+        "mean_heuristic_score": float(np.mean([b for _, _, _, b in played])) if played else 0.0,
+        "setting": "the policy, the heuristic bot (three seats on) and four uniform random players; "
+        f"policy in seat k % 6 of game k, seeds {seed}.. (never trained on); stopped after "
+        f"{minutes} minutes or {max_games} games ({jobs} process{'es' if jobs > 1 else ''})",
+    }
+
+
+def _play(task: tuple[str, range, int, int, float]) -> list[tuple[int, int, float, float]]:
+    """Games ``ks`` (those begun before the deadline, a wall-clock time): each ``(k, the policy
+    won, its score, the bot's score)``."""
     from hexarena.games.terranova.adapter import TerraNovaState
     from hexarena.games.terranova.bots.planner import StrategicPlayer
 
+    path, ks, seed, turn_cap, deadline = task
     policy = TerraNovaPolicy(path)
     bot = StrategicPlayer()
-    deadline = time.perf_counter() + minutes * 60
-    won = beat = games = 0
-    scores: list[tuple[float, float]] = []
-    while games < max_games and time.perf_counter() < deadline:
-        k = games
+    played = []
+    for k in ks:
+        if time.time() >= deadline:
+            break
         state = TerraNovaState.new(seed=seed + k, turn_cap=turn_cap)
         roles = state.all_roles()
         me, them = roles[k % 6], roles[(k + 3) % 6]
@@ -143,20 +179,43 @@ def heuristic_games(path: str | Path, minutes: float, max_games: int, seed: int,
                 state = apply_dense(state, dense)
             n += 1
         final = state.get_scores()
-        outcome = state.validate_game()
-        won += int(outcome.ranking[0] == (me,))
-        beat += int(final[me] > final[them])
-        scores.append((final[me], final[them]))
-        games += 1
-    return {
-        "games": games,
-        "wins": won,
-        "win_rate": won / games if games else 0.0,
-        "beat_heuristic": beat,
-        "beat_heuristic_rate": beat / games if games else 0.0,
-        "mean_score": float(np.mean([s for s, _ in scores])) if scores else 0.0,
-        "mean_heuristic_score": float(np.mean([h for _, h in scores])) if scores else 0.0,
-        "setting": "the policy, the heuristic bot (three seats on) and four uniform random players; "
-        f"policy in seat k % 6 of game k, seeds {seed}.. (never trained on); stopped after "
-        f"{minutes} minutes or {max_games} games",
-    }
+        played.append((k, int(state.validate_game().ranking[0] == (me,)), final[me], final[them]))
+    return played
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m hexarena.rl.tn_eval POLICY [--results FILE]``: the games against the heuristic
+    again (e.g. after the bot changed), written into ``results.json``'s ``vs_heuristic`` fields."""
+    import argparse
+    import json
+
+    p = argparse.ArgumentParser(prog="python -m hexarena.rl.tn_eval", description=main.__doc__)
+    p.add_argument("policy", type=Path)
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--minutes", type=float, default=60.0)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=2_000_000, help="game k's map and game seed: SEED + k")
+    p.add_argument("--turn-cap", type=int, default=60)
+    p.add_argument("--results", type=Path, help="a results.json to update")
+    args = p.parse_args(argv)
+    t0 = time.perf_counter()
+    vs = heuristic_games(args.policy, args.minutes, args.games, args.seed, args.turn_cap, args.jobs)
+    vs["wall_s"] = round(time.perf_counter() - t0, 1)
+    print(json.dumps(vs, indent=2), flush=True)
+    if args.results:
+        results = json.loads(args.results.read_text())
+        results |= {
+            "vs_heuristic": vs,
+            "win_rate_vs_heuristic": vs["win_rate"],
+            "games_vs_heuristic": vs["games"],
+        }
+        notes = [n for n in results.get("notes", []) if "against the heuristic" not in n]
+        if vs["games"] < args.games:
+            asked = f"{vs['games']} of the {args.games} games asked against the heuristic"
+            notes.append(f"{asked} fitted in {args.minutes} minutes")
+        results["notes"] = notes
+        args.results.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

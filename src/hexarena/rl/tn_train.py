@@ -94,6 +94,7 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         max_games=args.heuristic_games,
         seed=HEURISTIC_SEED,
         turn_cap=cfg.turn_cap,
+        jobs=args.jobs,
     )
     print(f"vs heuristic: {vs_heuristic}", flush=True)
     notes = [
