@@ -9,7 +9,10 @@ group, whatever folder it sits in:
   view), which every test playing Terra Nova through the adapter, the manager, the CLI, the arena,
   the viewer's match pages or the PettingZoo and Gymnasium environments runs;
 * ``terranova-simulator``: the batched simulator (``engine/simulator.py``) and its recorder;
-* ``terranova-engine``: the engine's phases jitted one at a time on constructed states.
+* ``terranova-engine``: the engine's phases jitted one at a time on constructed states; an engine
+  test that steps or observes a constructed state through the contract's compiled functions
+  (``contract_step``, ``contract_observe``: no program of its own), in itself or in a fixture it
+  uses, is in the contract group.
 
 Every other test file is a group of its own, so a module's fixtures are built once. With
 workers the Terra Nova groups come first (the scheduler then hands them out before the short
@@ -18,6 +21,7 @@ files, with ``--no-loadscope-reorder``), so the longest chains of compiles start
 
 from __future__ import annotations
 
+import inspect
 from functools import cache
 from pathlib import Path
 
@@ -46,20 +50,39 @@ def _uses_the_adapter(path: str) -> bool:
     return "terranova.adapter import" in text or "terranova.contract import compiled" in text
 
 
-def group(nodeid: str) -> str:
+def _calls_the_contract(item: pytest.Item) -> bool:
+    """Whether the test function or a fixture it uses calls the contract's compiled functions."""
+    fixtures = getattr(item, "_fixtureinfo", None)
+    defs = fixtures.name2fixturedefs.values() if fixtures else ()
+    functions = [getattr(item, "function", None), *(d[-1].func for d in defs)]
+    return any(f is not None and _mentions_the_contract(f) for f in functions)
+
+
+@cache
+def _mentions_the_contract(function: object) -> bool:
+    try:
+        source = inspect.getsource(function)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return False
+    return "contract_step(" in source or "contract_observe(" in source
+
+
+def group(item: pytest.Item) -> str:
     """The xdist group of a test: its Terra Nova program family, else its file."""
+    nodeid = item.nodeid
     path = nodeid.split("::")[0]
     if path in SIMULATOR:
         return "terranova-simulator"
     if path.startswith("tests/terranova/engine/"):
-        return "terranova-contract" if _uses_the_adapter(path) else "terranova-engine"
+        contract = _uses_the_adapter(path) or _calls_the_contract(item)
+        return "terranova-contract" if contract else "terranova-engine"
     if "terranova" in nodeid.lower() or _mentions_terranova(path):
         return "terranova-contract"
     return path
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    groups = {item.nodeid: group(item.nodeid) for item in items}
+    groups = {item.nodeid: group(item) for item in items}
     if config.getoption("numprocesses", None):  # only with workers: one process keeps the file order
         rank = {name: i for i, name in enumerate(ORDER)}
         items.sort(key=lambda item: rank.get(groups[item.nodeid], len(ORDER)))  # stable sort

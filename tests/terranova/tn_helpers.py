@@ -6,8 +6,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from hexarena.games.terranova.contract import compiled
 from hexarena.games.terranova.engine.geometry import distance_np, work_area
 from hexarena.games.terranova.engine.mapgen import generate
+from hexarena.games.terranova.engine.observe import empty_tracker, update_tracker
 from hexarena.games.terranova.engine.rules.units import found_city
 from hexarena.games.terranova.engine.simulator import build_simulator
 from hexarena.games.terranova.engine.state import map_layers
@@ -17,6 +19,19 @@ from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
 def one_game_simulator(seed: int = 0, turn_cap: int = 300):
     return build_simulator([generate(seed)], "duplicate", jax.random.PRNGKey(seed), turn_cap=turn_cap)
+
+
+def contract_step(s, actions):
+    """One turn through the game contract's compiled step, which wraps ``step_game`` and is
+    compiled once for every Terra Nova test (``tests/conftest.py`` runs its callers in the contract
+    group): ``(state, executed, done, winner)``."""
+    out, _tracker, executed, done, winner, _scores = compiled.step(s, empty_tracker(), actions)
+    return out, executed, done, winner
+
+
+def contract_observe(s, player: int = 0):
+    """Player ``player``'s observation of ``s`` through the contract's compiled view."""
+    return compiled.view(s, update_tracker(empty_tracker(), s), player)[0]
 
 
 def host(tree):

@@ -14,14 +14,13 @@ from hexarena.games.terranova.engine.rules.cities import city_phase, grow, produ
 from hexarena.games.terranova.engine.rules.great_people import great_people_phase, spawn_free_units
 from hexarena.games.terranova.engine.rules.trade import PEACE, settle_offers
 from hexarena.games.terranova.engine.spaces import zero_actions
-from hexarena.games.terranova.engine.step import empire_phase, step_game
+from hexarena.games.terranova.engine.step import empire_phase
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, FOOD, GRANTS, TOURISM, load_tables
 
-from ..tn_helpers import bare_capital, place_unit, with_buildings
+from ..tn_helpers import bare_capital, contract_step, place_unit, with_buildings
 
 TB = load_tables()
 P0 = jnp.int32(0)
-_step = jax.jit(step_game)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +55,7 @@ def reached(capital):
             science=pl.science.at[0].set(float(TB.tech_cost[pottery]) - 1.0),
         )
     )
-    return s, _step(s, zero_actions())
+    return s, contract_step(s, zero_actions())
 
 
 def test_policy_comes_the_turn_the_culture_reaches_its_cost(reached):
@@ -72,7 +71,7 @@ def test_policy_comes_the_turn_the_culture_reaches_its_cost(reached):
 def test_policy_waits_while_reserve_and_culture_fall_short(capital):
     """12 + 2 = 14 < 15: no policy, the reserve holds 14."""
     s = _reserves(with_buildings(capital, "monument"), culture=12.0)
-    out, executed, *_ = _step(s, zero_actions())
+    out, executed, *_ = contract_step(s, zero_actions())
     assert np.asarray(executed[1]).tolist() == [-1, -1] and not out.players.policies[0].any()
     assert float(out.players.culture[0]) == pytest.approx(14.0)
 

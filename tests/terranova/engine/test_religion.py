@@ -14,15 +14,13 @@ import pytest
 
 from hexarena.games.terranova.engine.effects import empire_modifiers
 from hexarena.games.terranova.engine.geometry import work_area
-from hexarena.games.terranova.engine.observe import empty_tracker, observe, update_tracker
 from hexarena.games.terranova.engine.rules.cities import city_yields
 from hexarena.games.terranova.engine.rules.religion import choose_tenets, pantheon_cost, tenet_mask
 from hexarena.games.terranova.engine.rules.units import found_city
 from hexarena.games.terranova.engine.spaces import zero_actions
-from hexarena.games.terranova.engine.step import step_game
 from hexarena.games.terranova.engine.tables import MODIFIERS, load_tables
 
-from ..tn_helpers import fed, grassland_start
+from ..tn_helpers import contract_observe, contract_step, fed, grassland_start
 from .test_policies import _rich, _speed_jit
 
 TB = load_tables()
@@ -205,10 +203,10 @@ def test_step_takes_a_pantheon_and_the_observation_shows_it(start):
     actions = zero_actions()
     want = TB.tenet("harvest_festival")
     actions = (actions[0], actions[1], jnp.zeros(N_TENETS).at[want].set(1.0), *actions[3:])
-    out, executed, *_ = jax.jit(step_game)(s, actions)
+    out, executed, *_ = contract_step(s, actions)
     assert np.asarray(executed[2]).tolist() == [want, -1, -1]
     assert bool(out.players.tenets[0, want])
-    obs = jax.jit(observe)(out, update_tracker(empty_tracker(), out), P0)
+    obs = contract_observe(out)
     assert np.asarray(obs["religious_tenets"])[0].tolist() == np.eye(N_TENETS, dtype=int)[want].tolist()
     info = obs["player_cities"]["religion_info"]
     assert np.asarray(info["religious_tenets_per_city"])[0, want] == 1

@@ -11,7 +11,6 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from hexarena.games.terranova.engine.observe import empty_tracker, observe, update_tracker
 from hexarena.games.terranova.engine.rules.religion import (
     PROPHET,
     buy_with_faith,
@@ -21,10 +20,9 @@ from hexarena.games.terranova.engine.rules.religion import (
     tenet_mask,
 )
 from hexarena.games.terranova.engine.spaces import zero_actions
-from hexarena.games.terranova.engine.step import step_game
 
 from ..religion_helpers import TB, capital_start, take
-from ..tn_helpers import fed
+from ..tn_helpers import contract_observe, contract_step, fed
 
 P0 = jnp.int32(0)
 N = 91
@@ -171,10 +169,10 @@ def test_step_founds_and_the_observation_shows_the_religion(pantheon):
     s = fed(_faith(pantheon._replace(player=P0, auto_reset=jnp.bool_(False)), 140.0))
     actions = zero_actions()
     scores = _prefer("church_property", "feed_the_world", "holy_warriors")
-    out, executed, *_ = jax.jit(step_game)(s, (actions[0], actions[1], scores, *actions[3:]))
+    out, executed, *_ = contract_step(s, (actions[0], actions[1], scores, *actions[3:]))
     want = [TB.tenet(n) for n in ("church_property", "feed_the_world", "holy_warriors")]
     assert np.asarray(executed[2]).tolist() == want
-    obs = jax.jit(observe)(out, update_tracker(empty_tracker(), out), P0)
+    obs = contract_observe(out)
     info = obs["player_cities"]["religion_info"]
     assert np.asarray(info["religious_population"])[0, 0] == 4
     here = np.flatnonzero(np.asarray(info["religious_tenets_per_city"])[0])

@@ -12,9 +12,7 @@ import numpy as np
 import pytest
 
 from hexarena.games.terranova.adapter import TerraNovaState
-from hexarena.games.terranova.contract import compiled
 from hexarena.games.terranova.engine.mapgen import generate
-from hexarena.games.terranova.engine.observe import empty_tracker
 from hexarena.games.terranova.engine.rules.units import found_city
 from hexarena.games.terranova.engine.rules.victory import VICTORIES, decide, qualifiers
 from hexarena.games.terranova.engine.spaces import random_actions
@@ -22,14 +20,10 @@ from hexarena.games.terranova.engine.state import map_layers
 from hexarena.games.terranova.engine.step import new_game
 from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
 
+from ..tn_helpers import contract_step
+
 TB = load_tables()
 PARTS = citystate_rules()["spaceship_parts"]
-
-
-def step(s, actions):
-    """One turn through the adapter's compiled step (shared with its tests and traced once)."""
-    out, _tracker, executed, done, winner, _scores = compiled.step(s, empty_tracker(), actions)
-    return out, executed, done, winner
 
 
 def fresh(seed: int = 3, auto_reset: bool = False):
@@ -102,7 +96,7 @@ def pass_actions():
 def test_each_victory_ends_the_game_through_step_game(start, kind):
     scene, winner = SCENES[kind]
     s = scene(start)
-    out, _ex, done, who = step(s, pass_actions())
+    out, _ex, done, who = contract_step(s, pass_actions())
     assert bool(done) and int(who) == winner and VICTORIES[int(out.victory)] == kind
     assert bool(out.done) and int(out.winner) == winner
 
@@ -117,7 +111,7 @@ def test_near_misses_do_not_end_the_game(start):
         diplomatic(start, press=False),  # no Congress without Printing Press
     ]
     for s in misses:
-        out, _ex, done, who = step(s, pass_actions())
+        out, _ex, done, who = contract_step(s, pass_actions())
         assert not bool(done) and int(who) == -1 and int(out.victory) == 0
 
 
@@ -133,7 +127,7 @@ def test_the_first_kind_in_order_and_the_lowest_player_win_ties(start):
 
 def test_a_batched_game_restarts_after_a_victory():
     s = culture(fresh(auto_reset=True))
-    out, _ex, done, who = step(s, pass_actions())
+    out, _ex, done, who = contract_step(s, pass_actions())
     assert bool(done) and int(who) == 4 and int(out.turn) == 0 and int(out.victory) == 0
     assert float(out.players.tourism.sum()) == 0
 
