@@ -18,12 +18,10 @@ import numpy as np
 from hexarena.games.terranova.engine.spaces import random_actions
 from hexarena.rl.tn_policy import act, load
 
-_random = jax.jit(random_actions)  # one compile, not an op-by-op dispatch a move
-
 
 def random_move(seed: int) -> tuple:
     """The uniform random player's dense move (numpy), from a seed."""
-    return jax.tree_util.tree_map(np.asarray, _random(jax.random.PRNGKey(seed % 2**31)))
+    return jax.tree_util.tree_map(np.asarray, random_actions(jax.random.PRNGKey(seed % 2**31)))
 
 
 class TerraNovaPolicy:

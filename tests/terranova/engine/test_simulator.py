@@ -22,7 +22,6 @@ def sim():
     return one_game_simulator(seed=0)
 
 
-_random_actions = jax.jit(random_actions, static_argnums=1)  # one dispatch, not one per endpoint
 
 
 def _run(sim, steps: int, seed: int, check: bool = False):
@@ -34,7 +33,7 @@ def _run(sim, steps: int, seed: int, check: bool = False):
     for _ in range(steps):
         key, k = jax.random.split(key)
         games, tracker, metrics, ids, obs, rew, _done, ex = step(
-            games, _random_actions(k, lead), tracker, metrics, ids
+            games, random_actions(k, lead), tracker, metrics, ids
         )
         if check:
             after = host(games)

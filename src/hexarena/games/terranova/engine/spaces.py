@@ -23,6 +23,7 @@ as in the original (all zeros deny); the executed trade is (per sender 1 accepte
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jax
@@ -64,8 +65,12 @@ def map_shapes(fn: Any, shapes: tuple = ACTION_SHAPES) -> Any:
     return tuple(map_shapes(fn, s) for s in shapes)
 
 
+@functools.partial(jax.jit, static_argnums=1, static_argnames="lead")
 def random_actions(key: jax.Array, lead: tuple[int, ...] = ()) -> tuple:
-    """Uniform random scores for every endpoint, with extra leading axes ``lead``."""
+    """Uniform random scores for every endpoint, with extra leading axes ``lead`` (a tuple).
+
+    Compiled as one program: called eagerly, each endpoint's draw compiled on its own (twenty
+    small compiles, seconds, for every new ``lead``)."""
     leaves: list[tuple[int, ...]] = []
     map_shapes(leaves.append)
     keys = iter(jax.random.split(key, len(leaves)))
