@@ -22,8 +22,6 @@ def sim():
     return one_game_simulator(seed=0)
 
 
-
-
 def _run(sim, steps: int, seed: int, check: bool = False):
     step, games, tracker, metrics, ids, obs, _mesh, _sh = sim
     key = jax.random.PRNGKey(seed)
