@@ -67,7 +67,7 @@ def build_player(cfg: PlayerConfig, game: type[GameState], index: int = 0) -> Pl
     prefix, _, path = kind.partition(":")
     if path and prefix in PATH_PLAYERS:  # e.g. policy:PATH, a trained policy file
         player_cls = _import(PATH_PLAYERS[prefix], f"{where}.type")
-        return player_cls(path, name=cfg.name, seed=cfg.seed)
+        return player_cls(path, name=cfg.name, seed=cfg.seed, game=game.name)
     if kind in game.bots:
         bot_cls = _import(game.bots[kind], f"{where}.type")
         return bot_cls(name=name, seed=cfg.seed, **cfg.params)

@@ -28,7 +28,16 @@ class PolicyPlayer(Player):
 
     kind = "policy"
 
-    def __init__(self, path: str | Path, name: str | None = None, seed: int = 0, greedy: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        name: str | None = None,
+        seed: int = 0,
+        greedy: bool = True,
+        game: str | None = None,
+    ) -> None:
+        """``game``: the match's game, checked against the one the file was trained for, so a
+        wrong file is a config error before the match rather than a forfeit at its first move."""
         super().__init__(name or f"policy:{Path(path).name}")
         self.path = Path(path)
         if not self.path.is_file():
@@ -37,6 +46,14 @@ class PolicyPlayer(Player):
         self._rng = np.random.default_rng(seed)
         self._terranova = _terranova_policy(self.path)
         self._act = None if self._terranova else _load(self.path)
+        self.trained_for = "terranova" if self._terranova else _trained_for(self.path)
+        if game is not None:
+            self._check(game)
+
+    def _check(self, game: str) -> None:
+        if self.trained_for is not None and game != self.trained_for:
+            title = TITLES[self.trained_for]
+            raise ConfigError(f"policy {str(self.path)!r} is a {title} policy; this game is {game}")
 
     def reset(self, roles: tuple[str, ...], seed: int) -> None:
         self._rng = np.random.default_rng(seed)
@@ -46,6 +63,7 @@ class PolicyPlayer(Player):
         return self._act(state, role, self.greedy, self._rng)
 
     def act(self, view: GameState) -> Reply:
+        self._check(view.name)
         if self._terranova is not None:
             return self._terranova(view, self._rng)
         action = self.choose(view, view.viewer or view.roles[0])
@@ -53,6 +71,21 @@ class PolicyPlayer(Player):
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "path": str(self.path)}
+
+
+TITLES = {"smallworld": "Small World", "cityofgold": "City of Gold", "terranova": "Terra Nova"}
+
+
+def _trained_for(path: Path) -> str | None:
+    """The game a (non-Terra Nova) policy file was trained for; None where the file does not say
+    (a MaskablePPO model reads any game's observation array)."""
+    if path.suffix == ".npz":
+        return "cityofgold"
+    if path.suffix == ".json":
+        import json
+
+        return "cityofgold" if json.loads(path.read_text()).get("game") == "cityofgold" else "smallworld"
+    return None
 
 
 def _terranova_policy(path: Path) -> Any:
@@ -72,8 +105,6 @@ def _terranova_policy(path: Path) -> Any:
     policy = TerraNovaPolicy(path)
 
     def reply(view: GameState, rng: np.random.Generator) -> Reply:
-        if view.name != "terranova":
-            raise ConfigError(f"{path.name} is a Terra Nova policy; this game is {view.name}")
         env = view.environment
         move = policy.move(env.view, env.options, int(rng.integers(2**31)))
         return Reply(move=freeze(move), raw="policy preferences")
@@ -111,8 +142,6 @@ def _jax_policy(path: Path) -> Any:
     logits_of = jax.jit(lambda x: forward(params, x)[0])
 
     def act(view: GameState, role: str, greedy: bool, rng: np.random.Generator) -> int:
-        if view.name != "cityofgold":
-            raise ConfigError(f"{path.name} is a City of Gold policy; this game is {view.name}")
         g = view.game
         logits = np.asarray(logits_of(game_features(g, np.array(legal_mask(g)))), np.float64)
         return _choose(logits, greedy, rng)
@@ -155,8 +184,6 @@ def _ranking_policy(path: Path) -> Any:
         raise ConfigError(f"policy {str(path)!r}: {exc}") from exc
 
     def act(view: GameState, role: str, greedy: bool, rng: np.random.Generator) -> int:
-        if view.name != "smallworld":
-            raise ConfigError(f"{path.name} is a Small World policy; this game is {view.name}")
         env = view.environment
         obs = (
             thaw(env.observation)
@@ -178,8 +205,6 @@ def _cog_ranking_policy(path: Path) -> Any:
         raise ConfigError(f"policy {str(path)!r}: {exc}") from exc
 
     def act(view: GameState, role: str, greedy: bool, rng: np.random.Generator) -> int:
-        if view.name != "cityofgold":
-            raise ConfigError(f"{path.name} is a City of Gold policy; this game is {view.name}")
         return policy.choose(view.game, None if greedy else rng)
 
     return act
