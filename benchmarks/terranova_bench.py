@@ -3,11 +3,11 @@
 Run ``python -m benchmarks terranova`` (CPU unless JAX sees an accelerator). Compile times are
 measured with the persistent compilation cache switched off, so they are cold numbers. Each
 figure is printed next to the anchor's, measured in the same run: the simulator of commit
-``ANCHOR_REF`` (or ``TERRANOVA_ANCHOR_REF``; empty skips it), exported from git into a temporary
-folder and measured by this same code in a subprocess. The default anchor is main just before
-issue 24's rule fixes, whose cost they must keep within 5 %; the anchor must have the package's
-rooms layout (``engine/...``), which this code imports. ``cpu_s_per_step`` (process CPU time, all
-threads) is the steadier figure on a shared machine.
+``ANCHOR_REF`` (or of each commit in ``TERRANOVA_ANCHOR_REF``, comma-separated; empty skips it),
+exported from git into a temporary folder and measured by this same code in a subprocess. The
+default anchor is main just before issue 24's rule fixes, whose cost they must keep within 5 %;
+an anchor must have the package's rooms layout (``engine/...``), which this code imports.
+``cpu_s_per_step`` (process CPU time, all threads) is the steadier figure on a shared machine.
 
 Large batches alone (no anchor): ``python -m benchmarks.terranova_bench --sizes 256,1024,4096``,
 which ``bash benchmarks/gpu.sh terranova`` runs on a GPU machine.
@@ -122,20 +122,23 @@ def anchor_batch(src: str, batch: int) -> dict[str, float]:
 
 def main() -> None:
     jax.config.update("jax_enable_compilation_cache", False)
-    ref = os.environ.get("TERRANOVA_ANCHOR_REF", ANCHOR_REF)
-    print(f"devices: {jax.devices()}; load average {os.getloadavg()[0]:.1f}; anchor: {ref or 'none'}")
+    refs = [r.strip() for r in os.environ.get("TERRANOVA_ANCHOR_REF", ANCHOR_REF).split(",") if r.strip()]
+    print(f"devices: {jax.devices()}; load average {os.getloadavg()[0]:.1f}; anchors: {refs or 'none'}")
     with tempfile.TemporaryDirectory() as tmp:
-        if ref:
-            export_anchor(ref, tmp)
+        folders = {ref: f"{tmp}/{i}" for i, ref in enumerate(refs)}
+        for ref, folder in folders.items():
+            os.mkdir(folder)
+            export_anchor(ref, folder)
         print(f"map generation: {bench_mapgen():.3f} s per map")
         for batch in BATCHES:
             result = bench_batch(batch)
-            anchor = anchor_batch(tmp, batch) if ref else {}
+            anchors = {ref: anchor_batch(folder, batch) for ref, folder in folders.items()}
             print(f"batch {batch}:", flush=True)
             for k, v in result.items():
                 line = f"  {k:28s} {v:12.4g}"
-                if k in anchor:
-                    line += f"   anchor {anchor[k]:12.4g}   ratio {v / anchor[k]:.2f}" if anchor[k] else ""
+                for ref, anchor in anchors.items():
+                    if anchor.get(k):
+                        line += f"   {ref} {anchor[k]:10.4g} ratio {v / anchor[k]:.2f}"
                 print(line, flush=True)
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
 

@@ -26,7 +26,7 @@ from hexarena.games.terranova.engine.tables import (
     PROD,
     load_tables,
 )
-from hexarena.games.terranova.engine.world import tile_class_map
+from hexarena.games.terranova.engine.world import tile_class_parts
 
 from ..tn_helpers import bare_capital, grassland_start, with_buildings
 
@@ -252,7 +252,7 @@ def test_the_observation_shows_what_buildings_add_to_each_tile():
     assert int(s.tiles.owner[tile]) == 0 and int(s.tiles.owner_city[tile]) == 0
     lay = s.layers
     s = s._replace(layers=lay._replace(resource=lay.resource.at[tile].set(TB.resource("horses"))))
-    classes = tile_class_map(s, s.players.techs[0])
+    classes = tile_class_parts(s, s.players.techs[0])
     before = np.asarray(building_tile_bonus(s, jnp.int32(0), classes))
     assert not before.any()
     after = np.asarray(building_tile_bonus(with_buildings(s, "stable"), jnp.int32(0), classes))

@@ -24,13 +24,13 @@ from hexarena.games.terranova.engine.tables import (
     GOLD,
     GRANTS,
     N_BUILDING_YIELDS,
-    N_YIELDS,
     PROD,
     SCIENCE,
     SPECIALISTS,
     load_tables,
 )
 from hexarena.games.terranova.engine.world import (
+    class_bonus,
     connected_to_capital,
     const,
     gather,
@@ -184,7 +184,7 @@ def policy_city_effects(state: GameState, p: jax.Array, only: jax.Array | None =
     flat = flat + jnp.einsum("ftk,tky->fy", units, const(tb.tenet_count_yields))
     flat = flat + jnp.einsum("fs,ft,tsy->fy", sites, tenets, const(tb.tenet_site_yields))
     percent = percent + jnp.einsum("ftk,tky->fy", units, const(tb.tenet_count_percent))
-    tile_bonus = per_row(tb.policy_tile_bonus).reshape(MAX_CITIES, -1, N_YIELDS)
+    tile_bonus = class_bonus(rows, tb.policy_tile_bonus)
     exists = c.exists[p][:, None]
     return PolicyCityEffects(
         flat * exists, per_pop * exists, percent * exists, tile_bonus, on_buildings * exists

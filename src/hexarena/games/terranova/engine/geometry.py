@@ -32,6 +32,23 @@ def neighbors() -> np.ndarray:
 
 
 @cache
+def lit_by(radius: int) -> np.ndarray:
+    """(2773, K) int32: the tiles that ``radius`` rounds of spreading to the neighbours
+    (``neighbors``) light from each source tile, padded with 2772; the last row, for "no source",
+    is all 2772. Scattering these rows from a few sources gives the same mask as spreading a whole
+    map of them, for a fraction of the work (fog of war: units and cities see 2 tiles)."""
+    nb = neighbors()
+    reach = np.eye(N_TILES, dtype=bool)  # reach[t, s]: spreading from s reaches t
+    for _ in range(radius):
+        reach = reach | np.where((nb >= 0)[:, :, None], reach[np.maximum(nb, 0)], False).any(1)
+    rows = [np.flatnonzero(reach[:, s]) for s in range(N_TILES)]
+    out = np.full((N_TILES + 1, max(len(r) for r in rows)), N_TILES, np.int32)
+    for s, r in enumerate(rows):
+        out[s, : len(r)] = r
+    return out
+
+
+@cache
 def axial() -> tuple[np.ndarray, np.ndarray]:
     """Axial ``(q, r)`` of every tile."""
     q = np.zeros(N_TILES, np.int32)

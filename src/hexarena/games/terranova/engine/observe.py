@@ -38,12 +38,15 @@ from hexarena.games.terranova.engine.step import player_scores
 from hexarena.games.terranova.engine.tables import FOOD, GOLD, N_YIELDS, PROD, load_tables
 from hexarena.games.terranova.engine.world import (
     city_resources,
+    class_bonus,
     const,
     gather,
     is_military,
     neighbor_table,
     player_yields,
-    tile_class_map,
+    tile_class_parts,
+    tile_class_yields,
+    tile_classes_at,
     top_era,
     visible_resources,
     work_frames,
@@ -179,25 +182,27 @@ def city_resource_flags(state: GameState, o: jax.Array) -> jax.Array:
     return (city_resources(state, o)[:, 1:] > 0).astype(jnp.int32)
 
 
-def building_tile_bonus(state: GameState, o: jax.Array, classes: jax.Array) -> jax.Array:
+def building_tile_bonus(state: GameState, o: jax.Array, classes: tuple[jax.Array, jax.Array]) -> jax.Array:
     """(H, 7) what the buildings of the owning city add to each tile of ``o`` (lighthouse on sea
     tiles, hotel on lakes...), whether worked or not; 0 elsewhere. A city owns tiles only in its
     37-tile work area, so the classes are read there (10 x 37 tiles, not the whole map: a per-tile
     gather of every class's bonus halved the batched step's speed)."""
     tb = load_tables()
     built = state.cities.buildings[o].astype(jnp.float32)
-    per_city = (built @ const(tb.building_tile_bonus.reshape(tb.building_tile_bonus.shape[0], -1))).reshape(
-        MAX_CITIES, -1, N_YIELDS
-    )  # (10, C, 7)
+    per_city = class_bonus(built, tb.building_tile_bonus)  # (10, C, 7)
     frames, owned = owned_frames(state, o)  # (10, 37)
-    here = gather(classes, frames, False).astype(jnp.float32)  # (10, 37, C)
+    here = tile_classes_at(classes, frames).astype(jnp.float32)  # (10, 37, C)
     bonus = jnp.einsum("kfc,kcy->kfy", here, per_city) * owned[..., None]
     at = jnp.where(owned, frames, N_TILES)
     return jnp.zeros((N_TILES + 1, N_YIELDS)).at[at].add(bonus)[:N_TILES]
 
 
 def _cities_obs(
-    state: GameState, tracker: Tracker, o: jax.Array, tile_yields: jax.Array, classes: jax.Array
+    state: GameState,
+    tracker: Tracker,
+    o: jax.Array,
+    tile_yields: jax.Array,
+    classes: tuple[jax.Array, jax.Array],
 ) -> Obs:
     tb = load_tables()
     c, mem = state.cities, tracker.cities
@@ -293,9 +298,10 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     met = have_met(state)[o]
     techs = pl.techs[o]
     tile_y = player_yields(remembered_tiles(state, tracker, o), techs)
-    classes = tile_class_map(state, techs)
+    classes = tile_class_parts(state, techs)
     policy = policy_city_effects(state, o, civic_part("policies"))
-    policy_tiles = (classes @ policy.tile_bonus[0]) * (t.owner == o)[:, None]  # policies: alike in every city
+    # policies act alike in every city
+    policy_tiles = tile_class_yields(classes, policy.tile_bonus[0]) * (t.owner == o)[:, None]
     imp_y = const(load_tables().improvement_yields)[jnp.maximum(tracker.improvement[o], 0).astype(jnp.int32)]
     demo = demographics(state)
     per_kill = kill_yields(state, o)
@@ -360,7 +366,7 @@ def observe(state: GameState, tracker: Tracker, o: jax.Array) -> Obs:
     return obs
 
 
-def _religion_obs(state: GameState, o: jax.Array, classes: jax.Array) -> Obs:
+def _religion_obs(state: GameState, o: jax.Array, classes: tuple[jax.Array, jax.Array]) -> Obs:
     """``religion_info`` of ``o``'s own cities (no fog: they are its own): followers of each
     religion, the tenets acting in each city (its majority religion's, else ``o``'s pantheon), the
     yields those tenets add to the city (buildings, counts, sites, the city itself) and to the tiles
@@ -369,15 +375,15 @@ def _religion_obs(state: GameState, o: jax.Array, classes: jax.Array) -> Obs:
     c, rel = state.cities, state.religion
     faith = policy_city_effects(state, o, civic_part("tenets"))
     frames = work_frames(jnp.where(c.exists[o], c.pos[o], -1))  # (10, 37)
-    here = gather(classes, frames, False).astype(jnp.float32)  # (10, 37, C)
+    here = tile_classes_at(classes, frames).astype(jnp.float32)  # (10, 37, C)
     mine = gather(state.tiles.owner == o, frames, False)[..., None]
     on_tiles = jnp.einsum("ftc,fcy->fty", here, faith.tile_bonus) * mine  # (10, 37, 7)
-    n_tiles = classes.shape[0]
     # written as int8 straight away (each tile of a plane is set once): a float plane per city would
-    # be four times the memory traffic for the same int8 field
-    per_city = jnp.zeros((MAX_CITIES, n_tiles + 1, N_YIELDS), jnp.int8)
-    at = jnp.where(frames >= 0, frames, n_tiles)
-    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], at].set(on_tiles.astype(jnp.int8))[:, :n_tiles]
+    # be four times the memory traffic for the same int8 field; off-map slots are dropped, not
+    # written to a padding tile that a slice then copies away
+    per_city = jnp.zeros((MAX_CITIES, N_TILES, N_YIELDS), jnp.int8)
+    at = jnp.where(frames >= 0, frames, N_TILES)
+    per_city = per_city.at[jnp.arange(MAX_CITIES)[:, None], at].set(on_tiles.astype(jnp.int8), mode="drop")
     return {
         "religious_population": rel.followers[o],
         "religious_tenets_per_city": city_tenets(state, o).astype(jnp.int8),

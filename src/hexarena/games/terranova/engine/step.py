@@ -28,6 +28,7 @@ import jax.numpy as jnp
 
 from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.effects import apply_grants, civic_rows, empire_modifiers
+from hexarena.games.terranova.engine.geometry import lit_by
 from hexarena.games.terranova.engine.rules import trade, trade_routes, victory
 from hexarena.games.terranova.engine.rules.cities import city_phase, heal_cities, resources_owned
 from hexarena.games.terranova.engine.rules.citystates import citystate_round
@@ -153,25 +154,24 @@ def empire_phase(state: GameState, p: jax.Array, empire: jax.Array, grants: jax.
     return apply_grants(state._replace(players=players), p, grants)
 
 
-def _dilate(mask: jax.Array, times: int) -> jax.Array:
-    nb = neighbor_table()
-    for _ in range(times):
-        mask = mask | jnp.where(nb >= 0, mask[..., jnp.maximum(nb, 0)], False).any(-1)
-    return mask
-
-
 def update_fog(state: GameState) -> GameState:
     """Every player sees 2 tiles around its units and cities, 1 beyond its borders, and the capital
-    territory of players it has an embassy with (and meets whom it sees: :func:`update_contacts`)."""
+    territory of players it has an embassy with (and meets whom it sees: :func:`update_contacts`).
+
+    The sight of units and cities is scattered from their tiles (``geometry.lit_by``: 40 sources a
+    player), not spread over the whole map; the borders spread once from a (H, 6) owner table."""
     sight = load_tables().rules["sight"]
     u, c, t = state.units, state.cities, state.tiles
+    n = t.owner.shape[0]
     players = jnp.arange(N_PLAYERS)[:, None]
-    seen_by = jnp.zeros((N_PLAYERS, t.owner.shape[0] + 1), bool)
-    upos = jnp.where(u.kind > 0, u.pos, t.owner.shape[0])
-    cpos = jnp.where(c.exists, c.pos, t.owner.shape[0])
-    seen_by = seen_by.at[jnp.broadcast_to(players, upos.shape), upos].set(True)
-    seen_by = seen_by.at[jnp.broadcast_to(players, cpos.shape), cpos].set(True)[:, :-1]
-    visible = _dilate(seen_by, sight) | _dilate(t.owner[None, :] == players, 1) | trade.embassy_sight(state)
+    sources = jnp.concatenate([jnp.where(u.kind > 0, u.pos, n), jnp.where(c.exists, c.pos, n)], axis=1)
+    lit = const(lit_by(sight))[sources].reshape(N_PLAYERS, -1)  # (6, 40 x K), n where none
+    seen = jnp.zeros((N_PLAYERS, n + 1), bool).at[jnp.broadcast_to(players, lit.shape), lit].set(True)
+    nb = neighbor_table()
+    owner = t.owner.astype(jnp.int32)
+    nb_owner = jnp.where(nb >= 0, owner[jnp.maximum(nb, 0)], -1)  # (H, 6)
+    border = (owner[None, :] == players) | (nb_owner[None] == players[..., None]).any(-1)
+    visible = seen[:, :-1] | border | trade.embassy_sight(state)
     vis = jnp.where(visible, 2, jnp.minimum(t.visibility, 1)).astype(jnp.int8)
     return update_contacts(state._replace(tiles=t._replace(visibility=vis)))
 

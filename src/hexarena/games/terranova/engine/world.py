@@ -5,7 +5,7 @@ All functions are pure and jittable; table arrays enter as constants.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -46,33 +46,45 @@ def tile_distance(a: jax.Array, b: jax.Array) -> jax.Array:
     return best
 
 
-def base_yields(state: GameState) -> jax.Array:
-    """(H, 7) yields of bare tiles: terrain, elevation, feature, lake, river, natural wonder."""
+def _at(tiles: jax.Array | None) -> Any:
+    """A reader of per-tile layers: the whole map (``tiles`` None) or the tiles ``tiles`` (-1 read
+    as tile 0; callers mask those)."""
+    return (lambda x: x) if tiles is None else (lambda x: x[jnp.maximum(tiles, 0)])
+
+
+def base_yields(state: GameState, tiles: jax.Array | None = None) -> jax.Array:
+    """(H, 7) yields of bare tiles: terrain, elevation, feature, lake, river, natural wonder; with
+    ``tiles``, (..., 7) at those tiles only."""
     tb = load_tables()
-    lay, feat = state.layers, state.tiles.feature
-    elev = lay.elevation.astype(jnp.int32)
-    y = const(tb.terrain_yields)[lay.terrain.astype(jnp.int32)]
-    y = jnp.where(const(tb.elevation_sets)[elev][:, None], const(tb.elevation_yields)[elev], y)
-    fsets = const(tb.feature_sets)[feat.astype(jnp.int32)][:, None]
-    fy = const(tb.feature_yields)[feat.astype(jnp.int32)]
+    at = _at(tiles)
+    lay, feat = state.layers, at(state.tiles.feature).astype(jnp.int32)
+    elev = at(lay.elevation).astype(jnp.int32)
+    y = const(tb.terrain_yields)[at(lay.terrain).astype(jnp.int32)]
+    y = jnp.where(const(tb.elevation_sets)[elev][..., None], const(tb.elevation_yields)[elev], y)
+    fsets = const(tb.feature_sets)[feat][..., None]
+    fy = const(tb.feature_yields)[feat]
     y = jnp.where(fsets, fy, y + fy)
-    y = jnp.where(lay.lake[:, None], const(tb.lake_yields), y)
-    y = y + (lay.river > 0)[:, None] * const(tb.river_yields)
-    y = y + const(tb.wonder_yields)[lay.natural_wonder.astype(jnp.int32)]
+    y = jnp.where(at(lay.lake)[..., None], const(tb.lake_yields), y)
+    y = y + (at(lay.river) > 0)[..., None] * const(tb.river_yields)
+    y = y + const(tb.wonder_yields)[at(lay.natural_wonder).astype(jnp.int32)]
     return jnp.maximum(y, 0.0)
 
 
-def player_yields(state: GameState, techs: jax.Array) -> jax.Array:
-    """(H, 7) tile yields as a player with ``techs`` gets them (resources need their reveal tech)."""
+def player_yields(state: GameState, techs: jax.Array, tiles: jax.Array | None = None) -> jax.Array:
+    """(H, 7) tile yields as a player with ``techs`` gets them (resources need their reveal tech);
+    with ``tiles``, (..., 7) at those tiles only, 0 where a tile is -1 (``gather(player_yields(...),
+    tiles, 0.0)`` without the whole map: the city phase reads 370 tiles of 2772)."""
     tb = load_tables()
-    res = state.layers.resource.astype(jnp.int32)
-    imp = state.tiles.improvement.astype(jnp.int32)
+    at = _at(tiles)
+    res = at(state.layers.resource).astype(jnp.int32)
+    imp = at(state.tiles.improvement).astype(jnp.int32)
     reveal = const(tb.resource_reveal)[res]
     seen = (res > 0) & techs[jnp.maximum(reveal, 0)]
     improved = seen & (const(tb.resource_improvement)[res] == imp) & (imp > 0)
-    ry = jnp.where(improved[:, None], const(tb.resource_improved)[res], const(tb.resource_yields)[res])
-    y = base_yields(state) + jnp.where(seen[:, None], ry, 0.0) + const(tb.improvement_yields)[imp]
-    return jnp.maximum(y, 0.0)
+    ry = jnp.where(improved[..., None], const(tb.resource_improved)[res], const(tb.resource_yields)[res])
+    y = base_yields(state, tiles) + jnp.where(seen[..., None], ry, 0.0) + const(tb.improvement_yields)[imp]
+    y = jnp.maximum(y, 0.0)
+    return y if tiles is None else jnp.where((tiles >= 0)[..., None], y, 0.0)
 
 
 def visible_resources(state: GameState, techs: jax.Array) -> jax.Array:
@@ -99,6 +111,27 @@ def city_resources(state: GameState, p: jax.Array) -> jax.Array:
     city = jnp.where(ok, t.owner_city.astype(jnp.int32), MAX_CITIES)
     counts = jnp.zeros((MAX_CITIES + 1, len(tb.resource_names)), jnp.int32).at[city, res].add(1)
     return counts[:MAX_CITIES]
+
+
+def player_resource_sources(state: GameState) -> jax.Array:
+    """(6, 53) int32: :func:`city_resources` summed over the cities, for every player in one
+    scatter over the tiles (each tile counts for its owner; six scatters of every tile cost a
+    tenth of the batched step)."""
+    tb = load_tables()
+    c, t = state.cities, state.tiles
+    res = state.layers.resource.astype(jnp.int32)
+    imp = t.improvement.astype(jnp.int32)
+    owner = t.owner.astype(jnp.int32)
+    city_at = jnp.full(N_TILES + 1, -1, jnp.int32)
+    city_at = city_at.at[jnp.where(c.exists, c.pos, N_TILES).reshape(-1)].set(
+        jnp.repeat(jnp.arange(N_PLAYERS, dtype=jnp.int32), c.pos.shape[1])
+    )[:-1]
+    reveal = const(tb.resource_reveal)[res]
+    ok = (owner >= 0) & (t.owner_city >= 0) & (res > 0)
+    ok &= (const(tb.resource_improvement)[res] == imp) | (city_at == owner)
+    ok &= state.players.techs[jnp.maximum(owner, 0), jnp.maximum(reveal, 0)]
+    counts = jnp.zeros((N_PLAYERS + 1, len(tb.resource_names)), jnp.int32)
+    return counts.at[jnp.where(ok, owner, N_PLAYERS), res].add(1)[:N_PLAYERS]
 
 
 def deal_resources(state: GameState, p: jax.Array) -> jax.Array:
@@ -184,16 +217,13 @@ def top_era(techs: jax.Array) -> jax.Array:
     return jnp.max(jnp.where(techs, era, 0), axis=-1)
 
 
-def tile_class_map(state: GameState, techs: jax.Array) -> jax.Array:
-    """(H, C) bool: which tile classes (``tables.tile_classes()``) each tile belongs to for a player.
-
-    A resource counts only where ``techs`` reveal it, as its yields do.
-    """
+def tile_class_parts(state: GameState, techs: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The tile classes of :func:`tile_class_map` in two parts: (H,) the visible resource (0 none;
+    the first 52 classes are its one-hot) and (H, 20) bool the other classes. Reading these at a
+    few tiles, or a class table through the resource id, skips the (H, 72) map and its product."""
     tb = load_tables()
     lay, feat = state.layers, state.tiles.feature
     res = visible_resources(state, techs)
-    n_res = len(tb.resource_names) - 1
-    is_res = res[:, None] == jnp.arange(1, n_res + 1)[None, :]
     water = lay.elevation == 0
     fid = {n: i for i, n in enumerate(("none", "forest", "jungle", "marsh", "oasis", "floodplains", "ice"))}
     extra = {
@@ -214,7 +244,44 @@ def tile_class_map(state: GameState, techs: jax.Array) -> jax.Array:
     }
     for name in IMPROVEMENT_TILE_CLASSES:
         extra[name] = state.tiles.improvement == tb.improvement_names.index(name)
-    return jnp.concatenate([is_res, jnp.stack([extra[k] for k in EXTRA_TILE_CLASSES], axis=1)], axis=1)
+    return res, jnp.stack([extra[k] for k in EXTRA_TILE_CLASSES], axis=1)
+
+
+def _classes(res: jax.Array, extra: jax.Array) -> jax.Array:
+    n_res = len(load_tables().resource_names) - 1
+    return jnp.concatenate([res[..., None] == jnp.arange(1, n_res + 1), extra], axis=-1)
+
+
+def tile_class_map(state: GameState, techs: jax.Array) -> jax.Array:
+    """(H, C) bool: which tile classes (``tables.tile_classes()``) each tile belongs to for a player.
+
+    A resource counts only where ``techs`` reveal it, as its yields do.
+    """
+    return _classes(*tile_class_parts(state, techs))
+
+
+def tile_classes_at(parts: tuple[jax.Array, jax.Array], idx: jax.Array) -> jax.Array:
+    """(..., C) bool: ``gather(tile_class_map(...), idx, False)`` from :func:`tile_class_parts`."""
+    res, extra = parts
+    return _classes(gather(res, idx, 0), gather(extra, idx, False))
+
+
+def tile_class_yields(parts: tuple[jax.Array, jax.Array], table: jax.Array) -> jax.Array:
+    """(H, 7) ``tile_class_map(...) @ table`` for a (C, 7) table of whole yields (every sum exact in
+    any order): the resource's row plus the other classes' product."""
+    res, extra = parts
+    n_res = len(load_tables().resource_names) - 1
+    by_res = jnp.concatenate([jnp.zeros_like(table[:1]), table[:n_res]])[res]
+    return by_res + extra.astype(table.dtype) @ table[n_res:]
+
+
+def class_bonus(weights: jax.Array, table: np.ndarray) -> jax.Array:
+    """(..., C, 7) ``weights @ table`` for a (R, C, 7) table of tile-class bonuses (buildings', civic
+    rows'), over the rows that have any bonus only (28 of 148 buildings, 28 of 154 civic rows): the
+    other rows add exact zeros to sums of whole, non-negative yields."""
+    rows = np.flatnonzero(table.reshape(table.shape[0], -1).any(1))
+    flat = weights[..., rows] @ const(table[rows].reshape(len(rows), -1))
+    return flat.reshape(*weights.shape[:-1], *table.shape[1:])
 
 
 def connected_to_capital(state: GameState, p: jax.Array) -> jax.Array:

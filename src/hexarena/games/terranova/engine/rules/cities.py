@@ -41,6 +41,7 @@ from hexarena.games.terranova.engine.tables import (
 )
 from hexarena.games.terranova.engine.world import (
     city_resources,
+    class_bonus,
     const,
     deal_resources,
     gather,
@@ -50,7 +51,8 @@ from hexarena.games.terranova.engine.world import (
     occupancy,
     player_yields,
     resource_counts,
-    tile_class_map,
+    tile_class_parts,
+    tile_classes_at,
     work_frames,
 )
 
@@ -84,12 +86,10 @@ def city_yields(state: GameState, p: jax.Array, citizen_scores: jax.Array) -> Ci
     hit = (picks[:, :, None] == jnp.arange(N_WORK - 1)[None, None, :]).any(1)
     worked = jnp.concatenate([c.exists[p][:, None], hit], axis=1)
     techs = state.players.techs[p]
-    tile_y = gather(player_yields(state, techs), frames, 0.0)  # (10, 37, 7)
+    tile_y = player_yields(state, techs, frames)  # (10, 37, 7)
     built = c.buildings[p].astype(jnp.float32)  # (10, 148)
-    classes = gather(tile_class_map(state, techs), frames, False).astype(jnp.float32)  # (10, 37, C)
-    bonus = (built @ const(tb.building_tile_bonus.reshape(BUILDING_SLOTS, -1))).reshape(
-        MAX_CITIES, -1, N_YIELDS
-    )
+    classes = tile_classes_at(tile_class_parts(state, techs), frames).astype(jnp.float32)  # (10, 37, C)
+    bonus = class_bonus(built, tb.building_tile_bonus)  # (10, C, 7)
     tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, bonus)
     pol = policy_city_effects(state, p)
     tile_y = tile_y + jnp.einsum("ftc,fcy->fty", classes, pol.tile_bonus)
@@ -207,12 +207,13 @@ def resources_owned(state: GameState, p: jax.Array) -> jax.Array:
 
 
 def _claim_tile(
-    state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array, tile_yields: jax.Array
+    state: GameState, p: jax.Array, cs: jax.Array, pct: jax.Array, frame_yields: jax.Array
 ) -> GameState:
     """Spend culture on the best unowned tile next to the city's border, if affordable: the cost
     follows the tiles the city owns besides its centre (``formulas.border_cost``), changed by
-    ``pct`` % (Stonehenge, Tradition). ``tile_yields``: ``p``'s ``player_yields`` (H, 7), which
-    nothing in the production scan changes, so it is computed once, not once per city."""
+    ``pct`` % (Stonehenge, Tradition). ``frame_yields``: ``p``'s ``player_yields`` (37, 7) on the
+    city's work area, which nothing in the production scan changes, so they are computed once for
+    every city, not once per city."""
     c, t = state.cities, state.tiles
     frame = work_frames(jnp.where(c.exists[p, cs], c.pos[p, cs], -1))
     owned = ((frame >= 0) & (gather(t.owner, frame, -1) == p) & (gather(t.owner_city, frame, -1) == cs)).sum()
@@ -221,7 +222,7 @@ def _claim_tile(
     mine = (gather(t.owner, nb, -1) == p) & (gather(t.owner_city, nb, -1) == cs)
     free = (frame >= 0) & (gather(t.owner, frame, 0) < 0) & (gather(state.citystates.owner, frame, 1) == 0)
     cand = free & mine.any(1)
-    y = gather(tile_yields, frame, 0.0)
+    y = frame_yields
     value = y[:, FOOD] * 2 + y[:, PROD] + y[:, GOLD] + 2.0 * (gather(state.layers.resource, frame, 0) > 0)
     value = value - 0.5 * const(ring_of_slot())
     best = masked_argmax(value, cand)
@@ -278,12 +279,13 @@ def production_phase(
     fixed = fixed_build_mask(state, p)
     item_mods = const(tb.production_mods)
     policy_pct = city_civic_rows(state, p) @ const(tb.policy_production)  # (10, 185)
-    tile_yields = player_yields(state, state.players.techs[p])
+    frames = work_frames(jnp.where(c0.exists[p], c0.pos[p], -1))  # no city moves in the scan
+    frame_yields = player_yields(state, state.players.techs[p], frames)  # (10, 37, 7)
 
     def per_city(carry: tuple, xs: tuple) -> tuple[tuple, tuple]:
         st, claims, counts = carry
-        cs, scores, prod_y, city_mods, fixed_row, civic_pct = xs
-        st = _claim_tile(st, p, cs, city_mods[tb.modifier("border_cost_pct")], tile_yields)
+        cs, scores, prod_y, city_mods, fixed_row, civic_pct, yields_here = xs
+        st = _claim_tile(st, p, cs, city_mods[tb.modifier("border_cost_pct")], yields_here)
         mask = build_mask(st, p, cs, claims, counts, fixed_row)
         choice = masked_argmax(scores, mask)
         c = st.cities
@@ -334,7 +336,8 @@ def production_phase(
         gold = jnp.where(idle, prod_y, 0.0)
         return (st, claims, counts), (choice, gold, grants)
 
-    xs = (jnp.arange(MAX_CITIES, dtype=jnp.int32), build_scores, prod_yield, mods, fixed, policy_pct)
+    cities = jnp.arange(MAX_CITIES, dtype=jnp.int32)
+    xs = (cities, build_scores, prod_yield, mods, fixed, policy_pct, frame_yields)
     counts = unit_counts(state, p)
     (state, _, _), (chosen, gold, grants) = jax.lax.scan(per_city, (state, claims, counts), xs)
     return state, chosen, gold.sum(), grants.sum(0)

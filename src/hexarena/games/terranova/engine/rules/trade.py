@@ -35,13 +35,13 @@ from hexarena.games.terranova.engine.tables import GOLD, load_tables
 from hexarena.games.terranova.engine.world import (
     IMPASSABLE,
     Occupancy,
-    city_resources,
     distance_from,
     enter_cost,
     gather,
     is_military,
     masked_argmax,
     occupancy,
+    player_resource_sources,
 )
 
 NONE, EMBASSY, GOLD_PER_TURN, PEACE, FIRST_RESOURCE = 0, 1, 2, 3, 4
@@ -80,7 +80,7 @@ def _exchange(items_given: jax.Array, items_received: jax.Array) -> tuple[jax.Ar
 
 def resource_tile_counts(state: GameState) -> jax.Array:
     """(6, 52) the resource sources each player's cities have (before trades: ``world.city_resources``)."""
-    return jax.vmap(lambda p: city_resources(state, p).sum(0))(jnp.arange(N_PLAYERS))[:, 1:]
+    return player_resource_sources(state)[:, 1:]
 
 
 def gold_income(state: GameState) -> jax.Array:
@@ -294,7 +294,12 @@ def embassy_sight(state: GameState) -> jax.Array:
     cap_slot = jnp.where(cap.any(1), jnp.argmax(cap, 1), -1)  # (6,)
     owner = t.owner.astype(jnp.int32)
     of_capital = (owner >= 0) & (t.owner_city == cap_slot[jnp.maximum(owner, 0)])
-    return embassies(state)[:, jnp.maximum(owner, 0)] & of_capital[None, :]
+    # ``embassies`` as a scatter over the ledger, which XLA writes out once: as a reduction it was
+    # fused into the per-tile read and redone for each of the 6 x 2772 tiles (a tenth of the step)
+    given = (state.trade.ledger[..., 1] == EMBASSY).astype(jnp.int8)  # (6, 6, 10)
+    p, q, _ = jnp.indices(given.shape)
+    embassy = jnp.zeros((N_PLAYERS, N_PLAYERS), jnp.int8).at[p, q].max(given) > 0
+    return embassy[:, jnp.maximum(owner, 0)] & of_capital[None, :]
 
 
 def observed(state: GameState, o: jax.Array) -> dict[str, jax.Array]:
