@@ -25,6 +25,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 ENV_VAR = "HEXARENA_JAX_CACHE"
 OFF = ("off", "0", "false", "no", "none")
@@ -63,6 +64,16 @@ def _machine() -> str:
     return f"{platform.machine()}|{platform.processor()}|{flags.strip()}"
 
 
+def compiler_options() -> dict[str, Any]:
+    """XLA options for a large program on this backend: on CPU, LLVM at optimization level 1
+    (XLA's default is 3) compiled Terra Nova's step in 0.7x the CPU time and ran it no slower
+    (benchmarks/README.md, Run 4); no fast math at any level, so the results are the same bit
+    for bit."""
+    import jax
+
+    return {"xla_backend_optimization_level": 1} if jax.default_backend() == "cpu" else {}
+
+
 def signature(args: tuple) -> str:
     """The pytree structure and abstract values (shape, dtype, weak type) of ``args``."""
     import jax
@@ -71,8 +82,11 @@ def signature(args: tuple) -> str:
     return f"{treedef}|{[str(jax.typeof(x)) for x in leaves]}"
 
 
-def entry(name: str, args: tuple, sources: Iterable[Path]) -> Path | None:
-    """The file of ``name`` compiled for ``args``' shapes, or None with the cache off."""
+def entry(
+    name: str, args: tuple, sources: Iterable[Path], options: dict[str, Any] | None = None
+) -> Path | None:
+    """The file of ``name`` compiled for ``args``' shapes (with XLA ``options``), or None with the
+    cache off."""
     import jax
 
     folder = cache_dir()
@@ -88,6 +102,7 @@ def entry(name: str, args: tuple, sources: Iterable[Path]) -> Path | None:
             _machine(),
             source_digest(sources),
             signature(args),
+            *(f"{k}={v}" for k, v in sorted((options or {}).items())),
         )
     )
     return folder / "compiled" / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:24]}.bin"
@@ -107,8 +122,11 @@ def load(path: Path | None) -> Callable | None:
         return None
 
 
-def compiled(name: str, fn: Callable, args: tuple, sources: Iterable[Path]) -> Callable:
-    """``jax.jit(fn)`` compiled for ``args``' shapes, loaded from (or saved to) the cache.
+def compiled(
+    name: str, fn: Callable, args: tuple, sources: Iterable[Path], options: dict[str, Any] | None = None
+) -> Callable:
+    """``jax.jit(fn)`` compiled for ``args``' shapes with XLA ``options`` (e.g.
+    :func:`compiler_options`), loaded from (or saved to) the cache.
 
     ``sources`` are the files whose contents define ``fn`` (a change to any makes a new entry).
     Without a cache folder, or where serialization fails or the compile came from JAX's own
@@ -116,9 +134,9 @@ def compiled(name: str, fn: Callable, args: tuple, sources: Iterable[Path]) -> C
     """
     import jax
 
-    path = entry(name, args, sources)
+    path = entry(name, args, sources, options)
     if path is None:
-        return jax.jit(fn)
+        return jax.jit(fn, compiler_options=options)
     loaded = load(path)
     if loaded is not None:
         return loaded
@@ -132,7 +150,7 @@ def compiled(name: str, fn: Callable, args: tuple, sources: Iterable[Path]) -> C
 
     jax.monitoring.register_event_listener(listen)
     try:
-        program = jax.jit(fn).lower(*args).compile()
+        program = jax.jit(fn, compiler_options=options).lower(*args).compile()
     finally:
         jax.monitoring.unregister_event_listener(listen)
     if hits:  # loaded from JAX's own cache: it cannot be serialized again (see above)

@@ -83,7 +83,8 @@ def _compiled(name: str, args: tuple) -> Callable:
         return _LOADED[key]
     with _lock(key):
         if key not in _LOADED:
-            _LOADED[key] = jaxcache.compiled(name, _FUNCTIONS[name], args, _sources())
+            options = jaxcache.compiler_options()
+            _LOADED[key] = jaxcache.compiled(name, _FUNCTIONS[name], args, _sources(), options)
         return _LOADED[key]
 
 
@@ -97,7 +98,7 @@ def _prefetch(state: GameState, tracker: Tracker) -> None:
         key = _key(name, args)
         with _lock(key):
             if key not in _LOADED:
-                loaded = jaxcache.load(jaxcache.entry(name, args, _sources()))
+                loaded = jaxcache.load(jaxcache.entry(name, args, _sources(), jaxcache.compiler_options()))
                 if loaded is not None:
                     _LOADED[key] = loaded
 

@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
+from hexarena.core import jaxcache
 from hexarena.games.terranova.engine.mapgen import GameMap
 from hexarena.games.terranova.engine.observe import Tracker, empty_tracker, observe, update_tracker
 from hexarena.games.terranova.engine.state import N_PLAYERS, GameState, MapLayers, map_layers
@@ -157,12 +158,8 @@ def env_step_for(devices: tuple[Any, ...]) -> tuple[Callable, Mesh, NamedShardin
         out = games_step(flat(states), flat(tracker), flat(metrics), flat(actions))
         return jax.tree_util.tree_map(lambda x: x.reshape(*lead, *x.shape[1:]), out)
 
-    # On CPU, LLVM at optimization level 1 (XLA's default is 3) compiled the batch-64 step in 0.7x
-    # the CPU time and ran it no slower (benchmarks/README.md, Run 4); the float operations are
-    # the same at every level (no fast math), so are the results, bit for bit
-    options = {"xla_backend_optimization_level": 1} if devices[0].platform == "cpu" else {}
     shard = _shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False)
-    env_step = jax.jit(shard, compiler_options=options)
+    env_step = jax.jit(shard, compiler_options=jaxcache.compiler_options())  # LLVM -O1 on CPU
     return env_step, mesh, NamedSharding(mesh, spec)
 
 
