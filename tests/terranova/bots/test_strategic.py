@@ -459,15 +459,14 @@ def test_a_conquest_with_no_rival_capital_in_sight_scouts_the_unseen_map_for_one
     vis[unseen] = 0
     view["visibility_map"], view["current_turn"] = vis, np.int32(200)  # no explorer by then
     opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
-    steps = np.array([unseen - 1, unseen - 7])
+    there = near[0] * COLS + near[1]
+    steps = np.array([unseen - 1, unseen - 7, there])  # its own tile: a move there holds it
     opts["reach"][0, steps] = True
     assert military.campaign_target(view, 0) is None
     order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
-    nearest_first = steps[np.argsort(distance_np(steps, unseen))].tolist()
-    assert order == {"categories": ["move"], "targets": nearest_first}
-    reserve = military.unit_orders(view, 0, False, opts, np.random.default_rng(0))["0"]  # stays about
-    there = near[0] * COLS + near[1]
-    assert reserve["targets"] == steps[np.argsort(distance_np(steps, there), kind="stable")].tolist()
+    assert order == {"categories": ["move"], "targets": [unseen - 1, there]}  # nearer, else it holds
+    reserve = military.unit_orders(view, 0, False, opts, np.random.default_rng(0))["0"]  # stays
+    assert reserve["targets"][0] == there  # it holds its tile
 
 
 def test_a_conquest_keeps_at_war_with_the_player_whose_land_its_army_stands_in(obs):
@@ -626,24 +625,68 @@ def test_it_trains_a_scout_while_a_rival_capital_is_unseen_and_the_scout_explore
     assert "scout" not in planner.needs(view, 0, "science", "warrior", no_land, legal)
 
 
-def test_a_waiting_unit_steps_in_place_since_one_with_no_order_walks_north_west(obs):
-    """No unit can stand still (each acts on its best legal option, as in the original): with
-    no order it walked to the lowest-numbered tile in reach, so a unit waiting three tiles from a
-    capital for the others drifted away, and a garrison left its city every other turn."""
+def test_a_waiting_unit_and_a_garrison_hold_their_tile_by_moving_onto_it(obs):
+    """A unit's move options include its own tile, where a move holds it (the original's move
+    map): a unit waiting three tiles from a capital for the others stays there, and a garrison
+    holds its city (with no order a unit walks to the lowest-numbered tile in reach, and before
+    the rule a garrison left its city every other turn)."""
     view, opts, _ = _march_view(obs, [(8, 5), (4, 6)])  # (8, 5): three tiles out, alone
     opts["attack"][:] = False
-    ring, inner, far = 8 * COLS + 6, 7 * COLS + 5, 2 * COLS + 2  # 3, 2 and 4+ tiles from (5, 5)
-    opts["reach"][0, [far, inner, ring]] = True
+    here, ring, inner, far = 8 * COLS + 5, 8 * COLS + 6, 7 * COLS + 5, 2 * COLS + 2  # 3, 3, 2, 4+ out
+    opts["reach"][0, [far, inner, ring, here]] = True
     wait = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
-    assert wait == {"categories": ["move"], "targets": [ring, inner, far]}  # the ring first, far last
-    home = np.asarray(view["player_cities"]["city_rowcols"])[0][
-        np.flatnonzero(np.asarray(view["player_cities"]["city_ids"])[0] > 0)[0]
-    ]
-    city = int(home[0]) * COLS + int(home[1])
+    assert wait == {"categories": ["move"], "targets": [here, ring, inner, far]}  # it stays
+    city = _home(view)
     nb = [int(t) for t in military.neighbors()[city] if t >= 0]
-    opts["reach"][2, [far, *nb]] = True  # the garrison (slot 2, in its city) may go far north-west
+    opts["reach"][2, [far, city, *nb]] = True  # the garrison (slot 2, in its city)
     guard = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["2"]
-    assert far not in guard["targets"][: len(nb)] and guard["targets"][0] in nb
+    assert guard["targets"][0] == city and far not in guard["targets"][: len(nb) + 1]
+
+
+def _home(view: dict) -> int:
+    pc = view["player_cities"]
+    home = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    return int(home[0]) * COLS + int(home[1])
+
+
+def test_a_garrison_steps_off_its_city_the_turn_the_city_finishes_a_unit_of_its_class(obs):
+    """A unit is placed on its city's tile only while none of its class stands there: a garrison
+    that held its city kept every military unit from being finished (seed 0's bots stayed at one
+    warrior each for 100 rounds). The turn a military unit will be done it steps beside the city;
+    a civilian unit under way does not move it."""
+    view, opts, _ = _march_view(obs, [(8, 5)])
+    opts["attack"][:] = False
+    city = _home(view)
+    nb = [int(t) for t in military.neighbors()[city] if t >= 0]
+    opts["reach"][1, [city, *nb]] = True
+    slot = int(np.flatnonzero(np.asarray(view["player_cities"]["city_ids"])[0] > 0)[0])
+    tb = load_tables()
+    pc = dict(view["player_cities"])
+    building = np.array(pc["is_constructing"])
+    reserves = np.array(pc["prod_reserves"], dtype=float)
+    for unit, moves in (("warrior", True), ("worker", False)):
+        building[slot] = BUILDING_SLOTS + tb.unit(unit) - 1
+        reserves[slot] = tb.unit_cost[tb.unit(unit)]  # done this turn
+        done = _cities(view, is_constructing=building, prod_reserves=reserves)
+        guard = military.unit_orders(done, 0, True, opts, np.random.default_rng(0))["1"]
+        assert (guard["targets"][0] in nb) == moves and (guard["targets"][0] == city) != moves
+    reserves[slot] = 0.0
+    building[slot] = BUILDING_SLOTS + tb.unit("warrior") - 1  # many turns to go: it holds
+    later = _cities(view, is_constructing=building, prod_reserves=reserves)
+    assert military.unit_orders(later, 0, True, opts, np.random.default_rng(0))["1"]["targets"][0] == city
+
+
+def test_a_unit_on_its_way_steps_only_nearer_and_otherwise_holds_its_tile():
+    """Behind a pass held by its own units a marcher could not go on, and stepped back (its move
+    options had no stay): it now lists only tiles nearer its goal, then its own tile."""
+    goal, pos = 20 * COLS + 20, 20 * COLS + 24
+    back, ahead = 20 * COLS + 25, 20 * COLS + 23
+    steps = distance_np(np.arange(N_TILES), goal).astype(float)
+    reach = np.zeros(N_TILES, bool)
+    reach[[back, ahead, pos]] = True
+    assert military._toward(pos, goal, reach, steps) == [ahead, pos]
+    reach[ahead] = False  # its own unit stands there (free_reach leaves it out): it holds
+    assert military._toward(pos, goal, reach, steps) == [pos]
 
 
 def test_a_conquest_marches_first_on_the_capital_it_can_walk_to(obs):

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.games.terranova.bots.steps import free_reach, progress
 from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
@@ -227,11 +228,12 @@ def _first(mask: np.ndarray) -> list[int]:
 
 def _toward(pos: int, goal: int, reach: np.ndarray | None, steps_to: np.ndarray | None = None) -> list[int]:
     """Tiles to step to on the way to ``goal``, nearest to it first (by ``steps_to``, the steps
-    from each tile to the goal, where known; else as the crow flies)."""
-    steps = np.flatnonzero(reach) if reach is not None and reach.any() else np.array([goal])
-    crow = distance_np(steps, goal)
-    order = np.lexsort((crow, steps_to[steps])) if steps_to is not None else np.argsort(crow, kind="stable")
-    return [int(t) for t in steps[order][:TOP]]
+    from each tile to the goal, where known; else as the crow flies), only those nearer than
+    ``pos``, then ``pos`` (:func:`.steps.progress`: it holds its tile when it cannot get nearer)."""
+    if reach is None or not reach.any():
+        return [goal]
+    crow = distance_np(np.arange(N_TILES), goal).astype(float)
+    return progress(steps_to if steps_to is not None else crow, pos, goal, reach)
 
 
 def steps_to(
@@ -267,10 +269,9 @@ def steps_to(
 
 
 def _hold(orders: dict[str, Any], slot: int, reach: np.ndarray | None, rank: np.ndarray, pos: int) -> None:
-    """Keep a unit about where it is: no unit can stand still (each acts on its best legal option,
-    as in the original, and with no order it walked to the lowest-numbered tile in reach, so
-    waiting units drifted north-west a tile or two a turn), so it steps to the tile in reach
-    ranked first by ``rank`` (H,), the nearest to ``pos`` among equals."""
+    """Keep a unit where it is best placed: the tile in reach ranked first by ``rank`` (H,), the
+    nearest to ``pos`` among equals, its own tile when that ranks first (a move onto it holds it;
+    with no order a unit walks to the lowest-numbered tile in reach, north-west)."""
     if reach is None or not reach.any():
         return
     steps = np.flatnonzero(reach)
@@ -334,7 +335,7 @@ def unit_orders(
             break
         pick = guards[int(np.argmin(distance_np(where[guards], int(city))))]
         free.remove(pick)
-        reach = np.asarray(opts["reach"])[pick] if opts is not None else None
+        reach = free_reach(obs, me, int(pick), opts)
         attack = np.asarray(opts["attack"])[pick] & enemy_tiles if opts is not None else None
         if attack is not None and attack.any() and where[pick] == city:
             orders[str(pick)] = {"categories": ["combat"], "targets": _first(attack)}
@@ -357,7 +358,7 @@ def unit_orders(
     melee = load_tables().unit_ranged[np.maximum(kinds, 0)] == 0
     for slot in free:
         pos = int(where[slot])
-        reach = np.asarray(opts["reach"])[slot] if opts is not None else None
+        reach = free_reach(obs, me, int(slot), opts)
         attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
         if attack is not None and not assault:
             attack = attack & ~capital  # no lone blow at the capital: it heals before the next

@@ -251,12 +251,10 @@ def plan_move(
     march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
     units = military.unit_orders(obs, me, march, opts, rng)
     claimed: list[int] = []
-    all_tiles = np.arange(N_TILES)
     for slot in np.flatnonzero(kinds > 0):
         name, pos = tb.unit_names[kinds[slot]], int(where[slot])
         if name == "settler":
-            d = distance_np(all_tiles, pos)
-            units[str(slot)] = settler_order(pos, d, sites, claimed, opts, int(slot))
+            units[str(slot)] = settler_order(obs, me, int(slot), sites, claimed, opts)
         elif name == "caravan":
             units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
@@ -307,6 +305,7 @@ def worker_order(obs: dict[str, Any], me: int, pos: int) -> dict[str, Any]:
     pc = obs["player_cities"]
     owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
     bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    bare[pos] = False  # it builds here if it can; else it walks on (a move here would hold it)
     idx = np.flatnonzero(bare)
     resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1)[idx], 0)
     kind = np.where(resource > 0, tb.resource_kind[resource], 0)  # 1 bonus, 2 strategic, 3 luxury
