@@ -338,6 +338,41 @@ def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
     assert "catapult" in rich and rich.count("swordsman") > rich.count("catapult")
 
 
+def test_a_ranged_unit_besieging_a_capital_leaves_the_tiles_next_to_it_to_the_melee_units(obs):
+    """Only a melee blow takes a city: ranged units and siege engines that walked up next to the
+    capital and held there kept the melee units from it. They stand two tiles out."""
+    view, opts, _ = _march_view(obs, [(7, 5), (8, 5)])  # two and three tiles south of (5, 5)
+    tb = load_tables()
+    view["units"]["unit_type"][0, 0] = tb.unit("catapult")
+    opts["attack"][:] = False  # nothing to strike this turn: they walk
+    ring1, ring2, here = 6 * COLS + 5, 7 * COLS + 4, 7 * COLS + 5
+    opts["reach"][0, [ring1, ring2, here]] = True
+    opts["reach"][1, [ring1, ring2, 8 * COLS + 5]] = True
+    hp = np.array(view["player_cities"]["hp"], float)
+    hp[3, 0] = 1.2  # the siege is on: every marcher goes in
+    orders = military.unit_orders(_cities(view, hp=hp), 0, True, opts, np.random.default_rng(0))
+    assert ring1 not in orders["0"]["targets"] and orders["0"]["targets"][0] == here  # it holds
+    assert orders["1"]["targets"][0] == ring1  # the swordsman goes next to the capital
+
+
+def test_a_conquest_trains_siege_engines_only_up_to_one_in_three_of_its_army(obs):
+    """Melee units die in the assaults, siege engines do not: seed 0's conqueror ended with ten
+    cannons and two pikemen, as each turn's needs asked for one engine in three anew."""
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("swordsman", "catapult")]] = True
+    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200)}
+    no_land = np.full(N_TILES, -np.inf)
+    rich = {**view, "treasury": np.float32(3000)}
+    assert "catapult" in planner.needs(rich, 0, "domination", "swordsman", no_land, legal)
+    kinds = np.array(view["units"]["unit_type"])
+    free = np.flatnonzero(kinds[0] == 0)[:8]
+    kinds[0, free] = tb.unit("catapult")
+    engines = {**rich, "units": {**view["units"], "unit_type": kinds}}
+    wanted = planner.needs(engines, 0, "domination", "swordsman", no_land, legal)
+    assert "catapult" not in wanted and "swordsman" in wanted
+
+
 def test_a_conquest_trains_melee_units_since_a_ranged_blow_never_takes_a_city(obs):
     tb = load_tables()
     legal = np.zeros(N_BUILDABLES, bool)

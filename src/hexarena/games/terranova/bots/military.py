@@ -58,6 +58,12 @@ def power(kinds: np.ndarray) -> np.ndarray:
     return np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * (np.asarray(kinds) > 0)
 
 
+def siege_units(kinds: np.ndarray) -> np.ndarray:
+    """Which of ``kinds`` are siege engines (x2 against cities)."""
+    k = np.maximum(np.asarray(kinds, int), 0)
+    return (load_tables().unit_class[k] == SIEGE_CLASS) & (np.asarray(kinds) > 0)
+
+
 def best_unit(legal: np.ndarray, siege: bool = False, melee: bool = False) -> str | None:
     """The strongest military unit (``siege``: siege unit; ``melee``: melee unit, the only kind
     whose blow takes a city, as a ranged one leaves it at its last hit point) among the
@@ -359,6 +365,10 @@ def unit_orders(
     for slot in free:
         pos = int(where[slot])
         reach = free_reach(obs, me, int(slot), opts)
+        if reach is not None and march and target is not None and not melee[slot]:
+            # a ranged unit strikes from two tiles out: the six tiles round the capital are for
+            # the melee units, whose blow alone takes it (ranged units there held every one)
+            reach = reach & (distance_np(np.arange(N_TILES), target[1]) >= 2)
         attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
         if attack is not None and not assault:
             attack = attack & ~capital  # no lone blow at the capital: it heals before the next

@@ -169,7 +169,14 @@ def needs(
         if melee:
             swords = (tb.unit_ranged[np.maximum(kinds, 0)] == 0) & (military.power(kinds) > 0) & ~old
             missing = max(missing, military.ASSAULT - int(swords.sum()))
-        out += [siege if siege and i % military.SIEGE_SHARE == 1 else unit for i in range(missing)]
+        # siege engines up to one in SIEGE_SHARE of the army, those alive counted (melee units die in
+        # the assaults and siege engines do not: seed 0's conqueror ended with ten cannons, two pikemen)
+        engines = int(((military.siege_units(kinds)) & ~old).sum())
+        room = (modern + missing) // military.SIEGE_SHARE - engines
+        for i in range(missing):
+            take = bool(siege) and i % military.SIEGE_SHARE == 1 and room > 0
+            room -= take
+            out.append(siege if take else unit)
     workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
     if wants_caravan(obs, me) and not (training == tb.unit("caravan")).any():
