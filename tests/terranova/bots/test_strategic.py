@@ -828,3 +828,17 @@ def test_a_march_routes_around_the_tiles_its_own_units_stand_on():
     jam[near_pass] = True  # one of its units stands in the near pass
     around = military.steps_to(obs, 0, goal, np.ones(6, bool), jam)
     assert free[start] == 10 and np.isfinite(around[start]) and around[start] > free[start]
+
+
+def test_a_marcher_walled_in_by_its_own_front_line_follows_the_way_through_it():
+    """Routed around its own units, a marcher behind the army's front line found no way at all
+    and held still for 100 rounds: it then follows the way through them, into the free tiles."""
+    goal, pos = 20 * COLS + 20, 20 * COLS + 26
+    through = distance_np(np.arange(N_TILES), goal).astype(float)
+    walled = np.full(N_TILES, np.inf)
+    assert military._way(pos, walled, through) is through
+    route = through + 1.0
+    assert military._way(pos, route, through) is route
+    reach = np.zeros(N_TILES, bool)
+    reach[[pos, 20 * COLS + 25, 20 * COLS + 27]] = True
+    assert military._toward(pos, goal, reach, military._way(pos, walled, through)) == [20 * COLS + 25, pos]

@@ -274,6 +274,14 @@ def steps_to(
     return dist
 
 
+def _way(pos: int, route: np.ndarray, through: np.ndarray) -> np.ndarray:
+    """The steps a marcher on ``pos`` follows: ``route`` (around the army's own units), unless
+    every way round is walled (behind its own front line, where it held still for 100 rounds
+    five to nine tiles from seed 0's capital): then ``through`` them (it fills the free tiles)."""
+    nb = neighbors()[pos]
+    return route if np.isfinite(route[nb[nb >= 0]]).any() else through
+
+
 def _hold(orders: dict[str, Any], slot: int, reach: np.ndarray | None, rank: np.ndarray, pos: int) -> None:
     """Keep a unit where it is best placed: the tile in reach ranked first by ``rank`` (H,), the
     nearest to ``pos`` among equals, its own tile when that ranks first (a move onto it holds it;
@@ -354,7 +362,7 @@ def unit_orders(
     turn = int(obs["current_turn"])
     unknown = known_capitals(obs, me) < len(at_war) - 1
     explorer = (vis == 0).any() and (turn < EXPLORE_ROUNDS or (turn < EXPLORE_CAPITALS_ROUNDS and unknown))
-    assault, route, siege = False, None, False
+    assault, route, around, siege = False, None, None, False
     if march and target is not None:
         near = military[distance_np(where[military], target[1]) <= GATHER + 2]  # a ring of hills, water
         # or enemy units kept seed 0's army five tiles out: counted at four, it never gathered
@@ -395,7 +403,12 @@ def unit_orders(
                 jam = np.zeros(N_TILES, bool)
                 jam[where[military][(where[military] >= 0) & (where[military] < N_TILES)]] = True
                 route = steps_to(obs, me, goal, hostile, jam)
-            orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
+                # behind its own front line every way round is walled: the way through it, then
+                around = steps_to(obs, me, goal, hostile)
+            orders[str(slot)] = {
+                "categories": ["move"],
+                "targets": _toward(pos, goal, reach, _way(pos, route, around)),
+            }
             continue
         elif explorer:
             explorer = False
