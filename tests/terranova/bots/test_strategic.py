@@ -842,3 +842,43 @@ def test_a_marcher_walled_in_by_its_own_front_line_follows_the_way_through_it():
     reach = np.zeros(N_TILES, bool)
     reach[[pos, 20 * COLS + 25, 20 * COLS + 27]] = True
     assert military._toward(pos, goal, reach, military._way(pos, walled, through)) == [20 * COLS + 25, pos]
+
+
+def test_a_march_routes_around_a_city_on_its_way():
+    """No unit enters another's city: seed 0's army stood five to nine tiles from the capital for
+    100 rounds, held by a city of its target on the route's next step."""
+    goal, start = 20 * COLS + 20, 20 * COLS + 24
+    obs = {
+        "elevation_map": np.ones(N_TILES, int),
+        "nw_map": np.zeros(N_TILES, int),
+        "technologies": np.zeros(load_tables().n_techs, int),
+        "player_cities": {"ownership_map": np.zeros((6, 10, N_TILES), int)},
+    }
+    free = military.steps_to(obs, 0, goal, np.ones(6, bool))
+    ids, rowcols = np.full((6, 10), -1), np.full((6, 10, 2), -1)
+    ids[3, :2], rowcols[3, :2] = [1, 2], [[20, 20], [20, 22]]  # the capital, and a city on the way
+    with_city = {**obs, "player_cities": {**obs["player_cities"], "city_ids": ids, "city_rowcols": rowcols}}
+    around = military.steps_to(with_city, 0, goal, np.ones(6, bool))
+    assert free[20 * COLS + 22] == 2 and np.isinf(around[20 * COLS + 22])
+    assert free[start] < around[start] < np.inf  # round it
+
+
+def test_a_marcher_does_not_chase_the_garrison_of_a_city_it_may_not_strike(obs):
+    """A march strikes no city but its target, yet a foe within two tiles was its goal, so seed
+    0's army held for 100 rounds beside a garrisoned city of its target on the way."""
+    view, opts, capital = _march_view(obs, [(9, 5)])  # four tiles south of the capital at (5, 5)
+    opts["attack"][:] = False
+    pc = view["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 1], rowcols[3, 1] = 2, [10, 5]  # a city of the target's just behind it, garrisoned
+    view = _cities(view, city_ids=ids, city_rowcols=rowcols)
+    view["units"]["unit_type"][3, 0], view["units"]["unit_rowcol"][3, 0] = (
+        load_tables().unit("warrior"),
+        [10, 5],
+    )
+    view["elevation_map"], view["nw_map"] = np.ones(N_TILES, int), np.zeros(N_TILES, int)
+    here, ahead = 9 * COLS + 5, 8 * COLS + 5
+    opts["reach"][0, [here, ahead]] = True
+    order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    assert order == {"categories": ["move"], "targets": [ahead, here]}
+    assert capital == 5 * COLS + 5

@@ -259,6 +259,8 @@ def steps_to(
     owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
     closed = owned[[q for q in range(len(open_to)) if q != me and not open_to[q]]].any(0)
     passable = land & ~closed & (~blocked if blocked is not None else True)
+    passable[_foreign_cities(obs, me)] = False  # no unit enters one: seed 0's army held by a city on
+    # its route for 100 rounds, the route's next step
     nb = neighbors()
     dist = np.full(N_TILES, np.inf)
     dist[goal] = 0.0
@@ -280,6 +282,24 @@ def _way(pos: int, route: np.ndarray, through: np.ndarray) -> np.ndarray:
     five to nine tiles from seed 0's capital): then ``through`` them (it fills the free tiles)."""
     nb = neighbors()[pos]
     return route if np.isfinite(route[nb[nb >= 0]]).any() else through
+
+
+def _foreign_cities(obs: dict[str, Any], me: int) -> np.ndarray:
+    """Tiles of the cities of other players and of city states, as seen."""
+    pc, cs = obs["player_cities"], obs.get("citystate_info", {})
+    tiles = [_tiles(np.asarray(cs["city_rowcols"]))] if "city_rowcols" in cs else []
+    if "city_ids" in pc:
+        ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+        tiles += [_tiles(rowcols[q][ids[q] > 0]) for q in range(len(ids)) if q != me]
+    out = np.concatenate(tiles) if tiles else np.zeros(0, int)
+    return out[(out >= 0) & (out < N_TILES)]
+
+
+def _claimed(orders: dict[str, Any]) -> np.ndarray:
+    """(H,) the tiles the move orders so far go to first."""
+    out = np.zeros(N_TILES, bool)
+    out[[o["targets"][0] for o in orders.values() if o["categories"][0] == "move" and o["targets"]]] = True
+    return out
 
 
 def _hold(orders: dict[str, Any], slot: int, reach: np.ndarray | None, rank: np.ndarray, pos: int) -> None:
@@ -373,6 +393,10 @@ def unit_orders(
     for slot in free:
         pos = int(where[slot])
         reach = free_reach(obs, me, int(slot), opts)
+        if reach is not None:  # a tile an earlier unit moves to this turn blocks a later one (a stay)
+            here = bool(reach[pos])
+            reach = reach & ~_claimed(orders)
+            reach[pos] = here
         if reach is not None and march and target is not None and not melee[slot]:
             # a ranged unit strikes from two tiles out: the six tiles round the capital are for
             # the melee units, whose blow alone takes it (ranged units there held every one)
@@ -390,7 +414,9 @@ def unit_orders(
             orders[str(slot)] = {"categories": ["combat", "move"], "targets": first[:TOP]}
             continue
         d = distance_np(all_tiles, pos)
-        seen_enemy = np.flatnonzero(foes & (d <= (CHASE_MARCHING if march else CHASE)))
+        # a foe it may strike (seed 0's army held 100 rounds beside a city on its way, chasing the
+        # garrison of a city a march does not strike)
+        seen_enemy = np.flatnonzero(foes & enemy_tiles & (d <= (CHASE_MARCHING if march else CHASE)))
         if len(seen_enemy):
             goal = int(seen_enemy[np.argmin(d[seen_enemy])])
         elif march and target is not None:
