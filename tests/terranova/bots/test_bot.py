@@ -184,7 +184,12 @@ def test_bot_sends_caravans_to_the_city_state_whose_trade_quest_it_can_win():
     opts = {"send": np.zeros((30, len(value)), bool)}
     opts["send"][4, [capital, other_cs, quest_cs]] = True
     order = caravan_order(view, 0, capital, opts, 4)
-    assert order == {"categories": ["send_caravan"], "targets": [quest_cs, other_cs, capital]}
+    assert order == {"categories": ["send_caravan", "move"], "targets": [quest_cs, other_cs, capital]}
+    opts["send"][4] = False  # no route to open: it holds its city (a route starts only there)
+    assert caravan_order(view, 0, capital, opts, 4) == {
+        "categories": ["send_caravan", "move"],
+        "targets": [capital],
+    }
     # someone else leads the quest by two routes: the befriending bonus alone is left
     info.update(trade_tracker_lead=2.0, influence_level=np.where(np.arange(12) == 2, 25.0, 0.0))
     value = destination_values(view, 0)

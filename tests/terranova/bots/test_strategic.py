@@ -338,6 +338,41 @@ def test_a_conquest_spends_its_treasury_on_an_army_with_siege_engines(obs):
     assert "catapult" in rich and rich.count("swordsman") > rich.count("catapult")
 
 
+def test_a_ranged_unit_besieging_a_capital_leaves_the_tiles_next_to_it_to_the_melee_units(obs):
+    """Only a melee blow takes a city: ranged units and siege engines that walked up next to the
+    capital and held there kept the melee units from it. They stand two tiles out."""
+    view, opts, _ = _march_view(obs, [(7, 5), (8, 5)])  # two and three tiles south of (5, 5)
+    tb = load_tables()
+    view["units"]["unit_type"][0, 0] = tb.unit("catapult")
+    opts["attack"][:] = False  # nothing to strike this turn: they walk
+    ring1, ring2, here = 6 * COLS + 5, 7 * COLS + 4, 7 * COLS + 5
+    opts["reach"][0, [ring1, ring2, here]] = True
+    opts["reach"][1, [ring1, ring2, 8 * COLS + 5]] = True
+    hp = np.array(view["player_cities"]["hp"], float)
+    hp[3, 0] = 1.2  # the siege is on: every marcher goes in
+    orders = military.unit_orders(_cities(view, hp=hp), 0, True, opts, np.random.default_rng(0))
+    assert ring1 not in orders["0"]["targets"] and orders["0"]["targets"][0] == here  # it holds
+    assert orders["1"]["targets"][0] == ring1  # the swordsman goes next to the capital
+
+
+def test_a_conquest_trains_siege_engines_only_up_to_one_in_three_of_its_army(obs):
+    """Melee units die in the assaults, siege engines do not: seed 0's conqueror ended with ten
+    cannons and two pikemen, as each turn's needs asked for one engine in three anew."""
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("swordsman", "catapult")]] = True
+    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200)}
+    no_land = np.full(N_TILES, -np.inf)
+    rich = {**view, "treasury": np.float32(3000)}
+    assert "catapult" in planner.needs(rich, 0, "domination", "swordsman", no_land, legal)
+    kinds = np.array(view["units"]["unit_type"])
+    free = np.flatnonzero(kinds[0] == 0)[:8]
+    kinds[0, free] = tb.unit("catapult")
+    engines = {**rich, "units": {**view["units"], "unit_type": kinds}}
+    wanted = planner.needs(engines, 0, "domination", "swordsman", no_land, legal)
+    assert "catapult" not in wanted and "swordsman" in wanted
+
+
 def test_a_conquest_trains_melee_units_since_a_ranged_blow_never_takes_a_city(obs):
     tb = load_tables()
     legal = np.zeros(N_BUILDABLES, bool)
@@ -459,15 +494,14 @@ def test_a_conquest_with_no_rival_capital_in_sight_scouts_the_unseen_map_for_one
     vis[unseen] = 0
     view["visibility_map"], view["current_turn"] = vis, np.int32(200)  # no explorer by then
     opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
-    steps = np.array([unseen - 1, unseen - 7])
+    there = near[0] * COLS + near[1]
+    steps = np.array([unseen - 1, unseen - 7, there])  # its own tile: a move there holds it
     opts["reach"][0, steps] = True
     assert military.campaign_target(view, 0) is None
     order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
-    nearest_first = steps[np.argsort(distance_np(steps, unseen))].tolist()
-    assert order == {"categories": ["move"], "targets": nearest_first}
-    reserve = military.unit_orders(view, 0, False, opts, np.random.default_rng(0))["0"]  # stays about
-    there = near[0] * COLS + near[1]
-    assert reserve["targets"] == steps[np.argsort(distance_np(steps, there), kind="stable")].tolist()
+    assert order == {"categories": ["move"], "targets": [unseen - 1, there]}  # nearer, else it holds
+    reserve = military.unit_orders(view, 0, False, opts, np.random.default_rng(0))["0"]  # stays
+    assert reserve["targets"][0] == there  # it holds its tile
 
 
 def test_a_conquest_keeps_at_war_with_the_player_whose_land_its_army_stands_in(obs):
@@ -626,24 +660,68 @@ def test_it_trains_a_scout_while_a_rival_capital_is_unseen_and_the_scout_explore
     assert "scout" not in planner.needs(view, 0, "science", "warrior", no_land, legal)
 
 
-def test_a_waiting_unit_steps_in_place_since_one_with_no_order_walks_north_west(obs):
-    """No unit can stand still (each acts on its best legal option, as in the original): with
-    no order it walked to the lowest-numbered tile in reach, so a unit waiting three tiles from a
-    capital for the others drifted away, and a garrison left its city every other turn."""
+def test_a_waiting_unit_and_a_garrison_hold_their_tile_by_moving_onto_it(obs):
+    """A unit's move options include its own tile, where a move holds it (the original's move
+    map): a unit waiting three tiles from a capital for the others stays there, and a garrison
+    holds its city (with no order a unit walks to the lowest-numbered tile in reach, and before
+    the rule a garrison left its city every other turn)."""
     view, opts, _ = _march_view(obs, [(8, 5), (4, 6)])  # (8, 5): three tiles out, alone
     opts["attack"][:] = False
-    ring, inner, far = 8 * COLS + 6, 7 * COLS + 5, 2 * COLS + 2  # 3, 2 and 4+ tiles from (5, 5)
-    opts["reach"][0, [far, inner, ring]] = True
+    here, ring, inner, far = 8 * COLS + 5, 8 * COLS + 6, 7 * COLS + 5, 2 * COLS + 2  # 3, 3, 2, 4+ out
+    opts["reach"][0, [far, inner, ring, here]] = True
     wait = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
-    assert wait == {"categories": ["move"], "targets": [ring, inner, far]}  # the ring first, far last
-    home = np.asarray(view["player_cities"]["city_rowcols"])[0][
-        np.flatnonzero(np.asarray(view["player_cities"]["city_ids"])[0] > 0)[0]
-    ]
-    city = int(home[0]) * COLS + int(home[1])
+    assert wait == {"categories": ["move"], "targets": [here, ring, inner, far]}  # it stays
+    city = _home(view)
     nb = [int(t) for t in military.neighbors()[city] if t >= 0]
-    opts["reach"][2, [far, *nb]] = True  # the garrison (slot 2, in its city) may go far north-west
+    opts["reach"][2, [far, city, *nb]] = True  # the garrison (slot 2, in its city)
     guard = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["2"]
-    assert far not in guard["targets"][: len(nb)] and guard["targets"][0] in nb
+    assert guard["targets"][0] == city and far not in guard["targets"][: len(nb) + 1]
+
+
+def _home(view: dict) -> int:
+    pc = view["player_cities"]
+    home = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    return int(home[0]) * COLS + int(home[1])
+
+
+def test_a_garrison_steps_off_its_city_the_turn_the_city_finishes_a_unit_of_its_class(obs):
+    """A unit is placed on its city's tile only while none of its class stands there: a garrison
+    that held its city kept every military unit from being finished (seed 0's bots stayed at one
+    warrior each for 100 rounds). The turn a military unit will be done it steps beside the city;
+    a civilian unit under way does not move it."""
+    view, opts, _ = _march_view(obs, [(8, 5)])
+    opts["attack"][:] = False
+    city = _home(view)
+    nb = [int(t) for t in military.neighbors()[city] if t >= 0]
+    opts["reach"][1, [city, *nb]] = True
+    slot = int(np.flatnonzero(np.asarray(view["player_cities"]["city_ids"])[0] > 0)[0])
+    tb = load_tables()
+    pc = dict(view["player_cities"])
+    building = np.array(pc["is_constructing"])
+    reserves = np.array(pc["prod_reserves"], dtype=float)
+    for unit, moves in (("warrior", True), ("worker", False)):
+        building[slot] = BUILDING_SLOTS + tb.unit(unit) - 1
+        reserves[slot] = tb.unit_cost[tb.unit(unit)]  # done this turn
+        done = _cities(view, is_constructing=building, prod_reserves=reserves)
+        guard = military.unit_orders(done, 0, True, opts, np.random.default_rng(0))["1"]
+        assert (guard["targets"][0] in nb) == moves and (guard["targets"][0] == city) != moves
+    reserves[slot] = 0.0
+    building[slot] = BUILDING_SLOTS + tb.unit("warrior") - 1  # many turns to go: it holds
+    later = _cities(view, is_constructing=building, prod_reserves=reserves)
+    assert military.unit_orders(later, 0, True, opts, np.random.default_rng(0))["1"]["targets"][0] == city
+
+
+def test_a_unit_on_its_way_steps_only_nearer_and_otherwise_holds_its_tile():
+    """Behind a pass held by its own units a marcher could not go on, and stepped back (its move
+    options had no stay): it now lists only tiles nearer its goal, then its own tile."""
+    goal, pos = 20 * COLS + 20, 20 * COLS + 24
+    back, ahead = 20 * COLS + 25, 20 * COLS + 23
+    steps = distance_np(np.arange(N_TILES), goal).astype(float)
+    reach = np.zeros(N_TILES, bool)
+    reach[[back, ahead, pos]] = True
+    assert military._toward(pos, goal, reach, steps) == [ahead, pos]
+    reach[ahead] = False  # its own unit stands there (free_reach leaves it out): it holds
+    assert military._toward(pos, goal, reach, steps) == [pos]
 
 
 def test_a_conquest_marches_first_on_the_capital_it_can_walk_to(obs):
@@ -750,3 +828,57 @@ def test_a_march_routes_around_the_tiles_its_own_units_stand_on():
     jam[near_pass] = True  # one of its units stands in the near pass
     around = military.steps_to(obs, 0, goal, np.ones(6, bool), jam)
     assert free[start] == 10 and np.isfinite(around[start]) and around[start] > free[start]
+
+
+def test_a_marcher_walled_in_by_its_own_front_line_follows_the_way_through_it():
+    """Routed around its own units, a marcher behind the army's front line found no way at all
+    and held still for 100 rounds: it then follows the way through them, into the free tiles."""
+    goal, pos = 20 * COLS + 20, 20 * COLS + 26
+    through = distance_np(np.arange(N_TILES), goal).astype(float)
+    walled = np.full(N_TILES, np.inf)
+    assert military._way(pos, walled, through) is through
+    route = through + 1.0
+    assert military._way(pos, route, through) is route
+    reach = np.zeros(N_TILES, bool)
+    reach[[pos, 20 * COLS + 25, 20 * COLS + 27]] = True
+    assert military._toward(pos, goal, reach, military._way(pos, walled, through)) == [20 * COLS + 25, pos]
+
+
+def test_a_march_routes_around_a_city_on_its_way():
+    """No unit enters another's city: seed 0's army stood five to nine tiles from the capital for
+    100 rounds, held by a city of its target on the route's next step."""
+    goal, start = 20 * COLS + 20, 20 * COLS + 24
+    obs = {
+        "elevation_map": np.ones(N_TILES, int),
+        "nw_map": np.zeros(N_TILES, int),
+        "technologies": np.zeros(load_tables().n_techs, int),
+        "player_cities": {"ownership_map": np.zeros((6, 10, N_TILES), int)},
+    }
+    free = military.steps_to(obs, 0, goal, np.ones(6, bool))
+    ids, rowcols = np.full((6, 10), -1), np.full((6, 10, 2), -1)
+    ids[3, :2], rowcols[3, :2] = [1, 2], [[20, 20], [20, 22]]  # the capital, and a city on the way
+    with_city = {**obs, "player_cities": {**obs["player_cities"], "city_ids": ids, "city_rowcols": rowcols}}
+    around = military.steps_to(with_city, 0, goal, np.ones(6, bool))
+    assert free[20 * COLS + 22] == 2 and np.isinf(around[20 * COLS + 22])
+    assert free[start] < around[start] < np.inf  # round it
+
+
+def test_a_marcher_does_not_chase_the_garrison_of_a_city_it_may_not_strike(obs):
+    """A march strikes no city but its target, yet a foe within two tiles was its goal, so seed
+    0's army held for 100 rounds beside a garrisoned city of its target on the way."""
+    view, opts, capital = _march_view(obs, [(9, 5)])  # four tiles south of the capital at (5, 5)
+    opts["attack"][:] = False
+    pc = view["player_cities"]
+    ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
+    ids[3, 1], rowcols[3, 1] = 2, [10, 5]  # a city of the target's just behind it, garrisoned
+    view = _cities(view, city_ids=ids, city_rowcols=rowcols)
+    view["units"]["unit_type"][3, 0], view["units"]["unit_rowcol"][3, 0] = (
+        load_tables().unit("warrior"),
+        [10, 5],
+    )
+    view["elevation_map"], view["nw_map"] = np.ones(N_TILES, int), np.zeros(N_TILES, int)
+    here, ahead = 9 * COLS + 5, 8 * COLS + 5
+    opts["reach"][0, [here, ahead]] = True
+    order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
+    assert order == {"categories": ["move"], "targets": [ahead, here]}
+    assert capital == 5 * COLS + 5

@@ -90,19 +90,26 @@ def test_pass_and_empty_json_are_one_move(game):
 
 
 def test_every_reachable_tile_is_listed_and_accepted(game):
+    """The Reach line lists every tile a unit may move on to; its own tile, where a move holds
+    it (as the original's move map), is offered on its Can line as a stay."""
     view = game.query_game("red")
     text = view.render_text("red")
     opts = view.environment.options
     for slot in (0, 1):
-        line = next(
-            lines[i + 2]
+        can, line = next(
+            lines[i + 1 : i + 3]
             for lines in [text.splitlines()]
             for i, row in enumerate(lines)
             if row.startswith(f"Unit {slot} ")
         )
         listed = line.split("All, by direction:", 1)[1]
         tiles = {int(r) * COLS + int(c) for r, c in re.findall(r"\((\d+), (\d+)\)", listed)}
-        assert tiles == set(np.flatnonzero(opts["reach"][slot]).tolist())
+        row, col = (int(v) for v in view.environment.view["units"]["unit_rowcol"][0, slot])
+        here = row * COLS + col
+        assert tiles | {here} == set(np.flatnonzero(opts["reach"][slot]).tolist()) and here not in tiles
+        assert f"stay (move to its own tile ({row}, {col}))" in can
+        stay = game.apply(game.parse_move(f"unit {slot} move {row},{col}"))
+        assert stay.message is None and int(stay.environment.state.units.pos[0, slot]) == here
         assert re.match(r"  Reach \(\d+ tiles, best first\): \(\d+, \d+\)", line)
         for tile in tiles:
             out = game.apply(game.parse_move(f"unit {slot} move {tile // COLS},{tile % COLS}"))

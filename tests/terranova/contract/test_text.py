@@ -90,7 +90,7 @@ def test_orders_are_read_leniently():
         ("unit x move 1,2", "the unit must be a number"),
         ("unit 2 move 99,1", "off the map"),
         ("unit 2 move north", "expected a place as ROW,COL"),
-        ("unit 2 wait", "units cannot wait"),
+        ("unit 2 wait", "a unit holds its tile by a move onto it"),
         ("city 0 dance", "a city can 'build' or 'work'"),
         ("build granary", "not understood"),
     ],

@@ -54,7 +54,7 @@ def _ring(centre: int, k: int) -> set[int]:
 def test_open_ground_two_moves(arena):
     s, centre = arena
     reach = set(np.flatnonzero(np.asarray(_reach(s))).tolist())
-    assert reach == _ring(centre, 1) | _ring(centre, 2)
+    assert reach == _ring(centre, 0) | _ring(centre, 1) | _ring(centre, 2)  # its own tile: a stay
 
 
 def test_hills_cost_all_moves_and_mountains_block(arena):
@@ -64,7 +64,7 @@ def test_hills_cost_all_moves_and_mountains_block(arena):
     reach = set(
         np.flatnonzero(np.asarray(_reach(s._replace(layers=s.layers._replace(elevation=elev))))).tolist()
     )
-    assert reach == set(ring1[1:])  # a hill takes both moves; the mountain is out of bounds
+    assert reach == {centre, *ring1[1:]}  # a hill takes both moves; the mountain is out of bounds
 
 
 def test_roads_cost_a_third(arena):
@@ -76,6 +76,29 @@ def test_roads_cost_a_third(arena):
     reach = np.asarray(_reach(s._replace(tiles=s.tiles._replace(road=road))))
     assert reach[path[3]] and reach[path[4]]  # 4 road steps cost 4/3 <= 2 moves
     assert not np.asarray(_reach(s))[path[3]]  # three steps of open ground are too far
+
+
+def _move_to(target: int):
+    types = jnp.full((30, 19), -1.0).at[:, 0].set(1.0)  # category 0: move
+    return types, jnp.zeros((30, 2772)).at[:, target].set(1.0)
+
+
+def test_a_unit_holds_its_tile_by_moving_onto_it_or_onto_its_own_units_tile(arena):
+    """The original's move map starts on the unit's own tile, and a move onto a tile one of its
+    own units of the same class holds is blocked: either way the unit stays where it stood. A
+    tile its own unit of the other class holds it enters (one military and one civilian a tile)."""
+    s, centre = arena
+    east = int(neighbors()[centre][0])
+    east2 = int(neighbors()[east][0])
+    held = place_unit(s, 0, 1, "warrior", east)
+    _, _, tgts = jax.jit(unit_phase)(held, P0, *_move_to(centre))
+    assert int(tgts[0]) == centre  # the move was to its own tile, and it was legal
+    out, cats, tgts = jax.jit(unit_phase)(held, P0, *_move_to(east))
+    assert int(cats[0]) == 0 and int(tgts[0]) == east  # the move onto its own warrior is legal ...
+    assert int(out.units.pos[0, 0]) == centre and int(out.units.pos[0, 1]) == east  # ... and blocked
+    worker = place_unit(s, 0, 1, "worker", east2)
+    out, _, _ = jax.jit(unit_phase)(worker, P0, *_move_to(east2))
+    assert int(out.units.pos[0, 0]) == east2  # a civilian's tile does not block a warrior
 
 
 def test_water_needs_sailing(arena):

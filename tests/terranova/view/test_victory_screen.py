@@ -66,3 +66,15 @@ def test_the_adapters_frames_carry_the_rounds_of_the_sacks():
     env = dataclasses.replace(game.environment, sacks=((120, BLUE, 0),))
     frame = dataclasses.replace(game, environment=env).frame()
     assert frame["screen_victory"]["rows"][BLUE]["domination"].endswith("; red's in round 120")
+
+
+def test_the_committed_domination_game_ends_on_its_victory_screen():
+    """docs/terranova/domination-s3.frames.jsonl.gz: one strategic bot against five ``easy`` ones
+    (seed 3, benchmarks/README.md "Sixth pass"), the first game to end in a victory."""
+    import gzip
+    from pathlib import Path
+
+    frames = Path(__file__).parents[3] / "docs" / "terranova" / "domination-s3.frames.jsonl.gz"
+    with gzip.open(frames, "rt") as f:
+        *_, last = f
+    assert "yellow won a domination victory in round 277, 5 of 5 rival capitals sacked" in last

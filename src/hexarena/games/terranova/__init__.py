@@ -127,15 +127,14 @@ religion. Where we still differ from the original's code, and why:
   pick;
 * the holy city sends the holy city's pressure; the original gives it to the capital (the same
   city unless the capital moves);
-* golden ages also come from happiness (Civ V), which the original leaves out (``great_people``);
-* a unit's move options leave out the tile it stands on and the tiles its own units of the same
-  class hold, so a unit that acts always steps off (the resolver takes its next preference): in
-  the original the start tile is in every unit's move map, and a move onto it or onto a tile of
-  one's own unit of the same class leaves the unit where it stood, which is how a unit holds a
-  tile. Found in issue 25 as why armies by a pass step to and fro; taking the tile in
-  (``rules.units.reachable_from``) was tried and is not in yet, as the strategic bot reads these
-  options and lost its game with it (seed 0's six bots: no war and no sack where it made three),
-  so it comes with the bot re-tuned for it.
+* golden ages also come from happiness (Civ V), which the original leaves out (``great_people``).
+
+Issue 25 brought the move options to the original's move map: a unit's options include the tile
+it stands on (a move there holds it: how a person, a model or a bot keeps a unit still) and the
+tiles its own units of the same class hold (a move there is blocked and it stays, as the
+original's ``step_unitsv2``); before, a unit that acted always stepped off, and armies by a pass
+stepped to and fro (``rules.units.reachable_from``). The text view offers the stay on a unit's
+Can line ("stay (move to its own tile R, C)").
 
 Simplifications kept from stage 1 (each a candidate for a later stage): cities do not shoot;
 borders are closed to players at peace, and a melee unit entering them declares war (peace is a

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.games.terranova.bots.steps import free_reach
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
 from hexarena.games.terranova.engine.rules.citystates import quest_index
 from hexarena.games.terranova.engine.state import N_PLAYERS
@@ -70,7 +71,8 @@ def caravan_order(
 ) -> dict[str, Any]:
     """The order of the caravan in ``slot`` on tile ``pos``: send it to the best destination it may
     reach (with options: those listed for it; without: known cities within 15 tiles, the
-    resolver skipping the others)."""
+    resolver skipping the others), else hold its tile (a route starts only from its owner's
+    city: with no order it walked off to the first tile in its reach)."""
     value = destination_values(obs, me)
     if opts is not None:
         can = np.asarray(opts["send"][slot], bool)
@@ -79,4 +81,10 @@ def caravan_order(
         can[pos] = False
     idx = np.flatnonzero(can)
     targets = [int(t) for t in idx[np.argsort(-value[idx], kind="stable")]]
-    return {"categories": ["send_caravan"], "targets": targets[:12]}
+    reach = free_reach(obs, me, slot, opts)
+    stay = [pos] if reach is None or reach[pos] else [int(t) for t in np.flatnonzero(reach)[:1]]
+    targets = targets[:11]
+    return {
+        "categories": ["send_caravan", "move"],
+        "targets": [*targets, *(t for t in stay if t not in targets)],
+    }

@@ -14,7 +14,9 @@ from hexarena.core.contract import GameState
 from hexarena.core.frozen import thaw
 from hexarena.core.players import RandomPlayer, Reply, SeededPlayer
 from hexarena.games.terranova.bots.caravans import caravan_order, wants_caravan
+from hexarena.games.terranova.bots.military import steps_to
 from hexarena.games.terranova.bots.religion import tenet_order
+from hexarena.games.terranova.bots.steps import free_reach, progress
 from hexarena.games.terranova.bots.trade import peace_plan
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.state import MAX_CITIES
@@ -159,12 +161,13 @@ def plan(
         pos, name = int(where[me, slot]), tb.unit_names[kinds[me, slot]]
         d = distance_np(all_tiles, pos)
         if name == "settler":
-            orders[str(slot)] = settler_order(pos, d, sites, claimed, opts, int(slot))
+            orders[str(slot)] = settler_order(obs, me, int(slot), sites, claimed, opts)
         elif name == "caravan":
             orders[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
             owned = obs["player_cities"]["ownership_map"][me].reshape(len(cities["city_ids"][me]), -1) >= 2
             bare = owned.any(0) & (obs["improvement_map"].reshape(-1) == 0)
+            bare[pos] = False  # it builds here if it can; else it walks on (a move here is a stay)
             orders[str(slot)] = {
                 "categories": list(WORKER_BUILDS),
                 "targets": _best(-d.astype(float), bare),
@@ -278,9 +281,22 @@ def site_values(obs: dict[str, Any], me: int) -> np.ndarray:
 
 
 def settler_order(
-    pos: int, d: np.ndarray, sites: np.ndarray, claimed: list[int], opts: dict[str, Any] | None, slot: int
+    obs: dict[str, Any],
+    me: int,
+    slot: int,
+    sites: np.ndarray,
+    claimed: list[int],
+    opts: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """Found the city here when this is (nearly) the best site in reach, else walk to the best."""
+    """Found the city here when this is (nearly) the best site in reach, else walk to the best
+    (holding its tile when no step gets nearer)."""
+    pos = int(_tiles(np.asarray(obs["units"]["unit_rowcol"])[me, slot]))
+    closed = np.zeros(len(np.asarray(obs["at_war"])), bool)  # a settler crosses no foreign border
+    d = steps_to(obs, me, pos, closed)  # steps by land (a site across water was a goal it never
+    # reached: seed 0's settlers stood still for 100 rounds)
+    here_ok = opts is None or bool(opts["categories"][slot][1])
+    if not here_ok:  # no city here (a rule the site values do not see): it would hold its tile
+        sites = np.where(np.arange(N_TILES) == pos, -np.inf, sites)
     score = sites - WALK_COST * d
     score[d > MAX_WALK] = -np.inf
     for t in claimed:
@@ -292,17 +308,16 @@ def settler_order(
         }
     goal = int(np.argmax(score))
     claimed.append(goal)
-    here_ok = opts is None or bool(opts["categories"][slot][1])
     good_enough = sites[pos] >= score[goal] - 4.0 or sites[pos] >= GOOD_ENOUGH * sites[goal]
     settle_now = here_ok and np.isfinite(sites[pos]) and good_enough
-    steps = work_area()[pos]
-    steps = steps[steps >= 0]
-    if opts is not None:
-        reach = np.flatnonzero(opts["reach"][slot])
-        steps = reach if len(reach) else steps
-    towards = steps[np.argsort(distance_np(steps, goal), kind="stable")][:TOP]
+    reach = free_reach(obs, me, slot, opts) if opts is not None else None
+    if reach is None or not reach.any():
+        reach = np.zeros(N_TILES, bool)
+        nb = work_area()[pos]
+        reach[nb[nb >= 0]] = True
+    towards = progress(steps_to(obs, me, goal, closed), pos, goal, reach)
     categories = ["settle", "move"] if settle_now else ["move", "settle"]
-    return {"categories": categories, "targets": [int(t) for t in towards]}
+    return {"categories": categories, "targets": towards}
 
 
 def build_order(

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from hexarena.games.terranova.bots.steps import free_reach, progress
 from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
@@ -55,6 +56,12 @@ def power(kinds: np.ndarray) -> np.ndarray:
     tb = load_tables()
     k = np.maximum(np.asarray(kinds, int), 0)
     return np.maximum(tb.unit_strength[k], tb.unit_ranged[k]) * (np.asarray(kinds) > 0)
+
+
+def siege_units(kinds: np.ndarray) -> np.ndarray:
+    """Which of ``kinds`` are siege engines (x2 against cities)."""
+    k = np.maximum(np.asarray(kinds, int), 0)
+    return (load_tables().unit_class[k] == SIEGE_CLASS) & (np.asarray(kinds) > 0)
 
 
 def best_unit(legal: np.ndarray, siege: bool = False, melee: bool = False) -> str | None:
@@ -227,11 +234,12 @@ def _first(mask: np.ndarray) -> list[int]:
 
 def _toward(pos: int, goal: int, reach: np.ndarray | None, steps_to: np.ndarray | None = None) -> list[int]:
     """Tiles to step to on the way to ``goal``, nearest to it first (by ``steps_to``, the steps
-    from each tile to the goal, where known; else as the crow flies)."""
-    steps = np.flatnonzero(reach) if reach is not None and reach.any() else np.array([goal])
-    crow = distance_np(steps, goal)
-    order = np.lexsort((crow, steps_to[steps])) if steps_to is not None else np.argsort(crow, kind="stable")
-    return [int(t) for t in steps[order][:TOP]]
+    from each tile to the goal, where known; else as the crow flies), only those nearer than
+    ``pos``, then ``pos`` (:func:`.steps.progress`: it holds its tile when it cannot get nearer)."""
+    if reach is None or not reach.any():
+        return [goal]
+    crow = distance_np(np.arange(N_TILES), goal).astype(float)
+    return progress(steps_to if steps_to is not None else crow, pos, goal, reach)
 
 
 def steps_to(
@@ -251,6 +259,8 @@ def steps_to(
     owned = np.asarray(obs["player_cities"]["ownership_map"]).reshape(len(open_to), -1, N_TILES).max(1) >= 2
     closed = owned[[q for q in range(len(open_to)) if q != me and not open_to[q]]].any(0)
     passable = land & ~closed & (~blocked if blocked is not None else True)
+    passable[_foreign_cities(obs, me)] = False  # no unit enters one: seed 0's army held by a city on
+    # its route for 100 rounds, the route's next step
     nb = neighbors()
     dist = np.full(N_TILES, np.inf)
     dist[goal] = 0.0
@@ -266,11 +276,36 @@ def steps_to(
     return dist
 
 
+def _way(pos: int, route: np.ndarray, through: np.ndarray) -> np.ndarray:
+    """The steps a marcher on ``pos`` follows: ``route`` (around the army's own units), unless
+    every way round is walled (behind its own front line, where it held still for 100 rounds
+    five to nine tiles from seed 0's capital): then ``through`` them (it fills the free tiles)."""
+    nb = neighbors()[pos]
+    return route if np.isfinite(route[nb[nb >= 0]]).any() else through
+
+
+def _foreign_cities(obs: dict[str, Any], me: int) -> np.ndarray:
+    """Tiles of the cities of other players and of city states, as seen."""
+    pc, cs = obs["player_cities"], obs.get("citystate_info", {})
+    tiles = [_tiles(np.asarray(cs["city_rowcols"]))] if "city_rowcols" in cs else []
+    if "city_ids" in pc:
+        ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+        tiles += [_tiles(rowcols[q][ids[q] > 0]) for q in range(len(ids)) if q != me]
+    out = np.concatenate(tiles) if tiles else np.zeros(0, int)
+    return out[(out >= 0) & (out < N_TILES)]
+
+
+def _claimed(orders: dict[str, Any]) -> np.ndarray:
+    """(H,) the tiles the move orders so far go to first."""
+    out = np.zeros(N_TILES, bool)
+    out[[o["targets"][0] for o in orders.values() if o["categories"][0] == "move" and o["targets"]]] = True
+    return out
+
+
 def _hold(orders: dict[str, Any], slot: int, reach: np.ndarray | None, rank: np.ndarray, pos: int) -> None:
-    """Keep a unit about where it is: no unit can stand still (each acts on its best legal option,
-    as in the original, and with no order it walked to the lowest-numbered tile in reach, so
-    waiting units drifted north-west a tile or two a turn), so it steps to the tile in reach
-    ranked first by ``rank`` (H,), the nearest to ``pos`` among equals."""
+    """Keep a unit where it is best placed: the tile in reach ranked first by ``rank`` (H,), the
+    nearest to ``pos`` among equals, its own tile when that ranks first (a move onto it holds it;
+    with no order a unit walks to the lowest-numbered tile in reach, north-west)."""
     if reach is None or not reach.any():
         return
     steps = np.flatnonzero(reach)
@@ -334,7 +369,7 @@ def unit_orders(
             break
         pick = guards[int(np.argmin(distance_np(where[guards], int(city))))]
         free.remove(pick)
-        reach = np.asarray(opts["reach"])[pick] if opts is not None else None
+        reach = free_reach(obs, me, int(pick), opts)
         attack = np.asarray(opts["attack"])[pick] & enemy_tiles if opts is not None else None
         if attack is not None and attack.any() and where[pick] == city:
             orders[str(pick)] = {"categories": ["combat"], "targets": _first(attack)}
@@ -347,7 +382,7 @@ def unit_orders(
     turn = int(obs["current_turn"])
     unknown = known_capitals(obs, me) < len(at_war) - 1
     explorer = (vis == 0).any() and (turn < EXPLORE_ROUNDS or (turn < EXPLORE_CAPITALS_ROUNDS and unknown))
-    assault, route, siege = False, None, False
+    assault, route, around, siege = False, None, None, False
     if march and target is not None:
         near = military[distance_np(where[military], target[1]) <= GATHER + 2]  # a ring of hills, water
         # or enemy units kept seed 0's army five tiles out: counted at four, it never gathered
@@ -357,7 +392,15 @@ def unit_orders(
     melee = load_tables().unit_ranged[np.maximum(kinds, 0)] == 0
     for slot in free:
         pos = int(where[slot])
-        reach = np.asarray(opts["reach"])[slot] if opts is not None else None
+        reach = free_reach(obs, me, int(slot), opts)
+        if reach is not None:  # a tile an earlier unit moves to this turn blocks a later one (a stay)
+            here = bool(reach[pos])
+            reach = reach & ~_claimed(orders)
+            reach[pos] = here
+        if reach is not None and march and target is not None and not melee[slot]:
+            # a ranged unit strikes from two tiles out: the six tiles round the capital are for
+            # the melee units, whose blow alone takes it (ranged units there held every one)
+            reach = reach & (distance_np(np.arange(N_TILES), target[1]) >= 2)
         attack = np.asarray(opts["attack"])[slot] & enemy_tiles if opts is not None else None
         if attack is not None and not assault:
             attack = attack & ~capital  # no lone blow at the capital: it heals before the next
@@ -371,7 +414,9 @@ def unit_orders(
             orders[str(slot)] = {"categories": ["combat", "move"], "targets": first[:TOP]}
             continue
         d = distance_np(all_tiles, pos)
-        seen_enemy = np.flatnonzero(foes & (d <= (CHASE_MARCHING if march else CHASE)))
+        # a foe it may strike (seed 0's army held 100 rounds beside a city on its way, chasing the
+        # garrison of a city a march does not strike)
+        seen_enemy = np.flatnonzero(foes & enemy_tiles & (d <= (CHASE_MARCHING if march else CHASE)))
         if len(seen_enemy):
             goal = int(seen_enemy[np.argmin(d[seen_enemy])])
         elif march and target is not None:
@@ -384,7 +429,12 @@ def unit_orders(
                 jam = np.zeros(N_TILES, bool)
                 jam[where[military][(where[military] >= 0) & (where[military] < N_TILES)]] = True
                 route = steps_to(obs, me, goal, hostile, jam)
-            orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, route)}
+                # behind its own front line every way round is walled: the way through it, then
+                around = steps_to(obs, me, goal, hostile)
+            orders[str(slot)] = {
+                "categories": ["move"],
+                "targets": _toward(pos, goal, reach, _way(pos, route, around)),
+            }
             continue
         elif explorer:
             explorer = False

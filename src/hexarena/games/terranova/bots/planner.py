@@ -169,7 +169,14 @@ def needs(
         if melee:
             swords = (tb.unit_ranged[np.maximum(kinds, 0)] == 0) & (military.power(kinds) > 0) & ~old
             missing = max(missing, military.ASSAULT - int(swords.sum()))
-        out += [siege if siege and i % military.SIEGE_SHARE == 1 else unit for i in range(missing)]
+        # siege engines up to one in SIEGE_SHARE of the army, those alive counted (melee units die in
+        # the assaults and siege engines do not: seed 0's conqueror ended with ten cannons, two pikemen)
+        engines = int(((military.siege_units(kinds)) & ~old).sum())
+        room = (modern + missing) // military.SIEGE_SHARE - engines
+        for i in range(missing):
+            take = bool(siege) and i % military.SIEGE_SHARE == 1 and room > 0
+            room -= take
+            out.append(siege if take else unit)
     workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
     if wants_caravan(obs, me) and not (training == tb.unit("caravan")).any():
@@ -251,12 +258,10 @@ def plan_move(
     march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
     units = military.unit_orders(obs, me, march, opts, rng)
     claimed: list[int] = []
-    all_tiles = np.arange(N_TILES)
     for slot in np.flatnonzero(kinds > 0):
         name, pos = tb.unit_names[kinds[slot]], int(where[slot])
         if name == "settler":
-            d = distance_np(all_tiles, pos)
-            units[str(slot)] = settler_order(pos, d, sites, claimed, opts, int(slot))
+            units[str(slot)] = settler_order(obs, me, int(slot), sites, claimed, opts)
         elif name == "caravan":
             units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
@@ -307,6 +312,7 @@ def worker_order(obs: dict[str, Any], me: int, pos: int) -> dict[str, Any]:
     pc = obs["player_cities"]
     owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
     bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    bare[pos] = False  # it builds here if it can; else it walks on (a move here would hold it)
     idx = np.flatnonzero(bare)
     resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1)[idx], 0)
     kind = np.where(resource > 0, tb.resource_kind[resource], 0)  # 1 bonus, 2 strategic, 3 luxury

@@ -53,7 +53,9 @@ def legal_orders(
             if name not in TARGET_MASKS:
                 one(units={str(s): {"category": name}})
             elif name == "move":
-                for t in best_reach(int(s))[:MOVES_PER_UNIT]:
+                here = [int(v) for v in np.asarray(obs["units"]["unit_rowcol"])[me, s]]
+                stay = [here[0] * COLS + here[1]] if opts["reach"][s][here[0] * COLS + here[1]] else []
+                for t in [*best_reach(int(s))[:MOVES_PER_UNIT], *stay]:  # the last: it holds its tile
                     one(units={str(s): {"category": name, "target": [t // COLS, t % COLS]}})
             else:
                 for t in np.flatnonzero(opts[TARGET_MASKS[name]][s]):

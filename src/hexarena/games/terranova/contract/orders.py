@@ -279,8 +279,9 @@ def _unit_order(words: list[str], order: str) -> dict[str, Any]:
         action, rest = rest, ""
     if action.lower() in ("skip", "wait", "sleep", "fortify", "hold"):
         raise MoveParseError(
-            f"order {quote_reply(order)}: units cannot wait in Terra Nova (every idle unit acts each turn); "
-            "leave the unit out to let the default choose, or give it a move"
+            f"order {quote_reply(order)}: a unit holds its tile by a move onto it "
+            "('unit N move ROW,COL' with its own ROW,COL, as its Can line says); "
+            "leave the unit out to let the default choose"
         )
     builds = [
         c for c in tb.category_names if c not in ("move", "settle", "combat", "move_caravan", "send_caravan")

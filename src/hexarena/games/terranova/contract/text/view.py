@@ -46,8 +46,9 @@ DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 NOT_BUILDS = ("move", "settle", "combat", "move_caravan", "send_caravan")
 ORDERS_HELP = (
     "Orders, separated by ';': research TECH; city N build ITEM; city N work R,C[, R,C]; "
-    "unit N move|attack|send|relocate R,C; unit N settle; unit N build IMPROVEMENT; policy P; "
-    "tenet T; offer PLAYER: X for Y; accept PLAYER; deny PLAYER. Each is judged on its own (a "
+    "unit N move|attack|send|relocate R,C (a move to its own tile holds it); unit N settle; "
+    "unit N build IMPROVEMENT; policy P; tenet T; offer PLAYER: X for Y; accept PLAYER; "
+    "deny PLAYER. Each is judged on its own (a "
     "refused one is reported next turn with why); what you leave out follows the default orders "
     "above ('pass' takes them all). At a terminal: 'map R,C' / 'map unit N' / 'map city N', "
     "'help beliefs', 'help policies' (they do not spend the turn)."
@@ -375,7 +376,9 @@ class TextView:
                 can.append("settle here")
             if builds:
                 can.append("build " + ", ".join(builds))
-            reach = np.flatnonzero(opts["reach"][s])
+            reach = self.reach_ranked(int(s))
+            if opts["reach"][s][tile]:
+                can.append(f"stay (move to its own tile {tile_text(tile)})")
             if len(reach):
                 can.append(f"move to {len(reach)} tiles")
             attack = np.flatnonzero(opts["attack"][s])
@@ -393,9 +396,17 @@ class TextView:
         return lines or ["You have no units."]
 
     def reach_ranked(self, slot: int) -> list[int]:
-        """Unit ``slot``'s reachable tiles, best first: good land for settlers, the unknown for
-        others (the order the menu's move orders and the Reach line's first tiles follow)."""
+        """The tiles unit ``slot`` can move on to, best first: good land for settlers, the unknown
+        for others (the order the menu's move orders and the Reach line's first tiles follow).
+        Its own tile and those of its own units of its class are left out: a move onto one is a
+        stay (the Can line offers it)."""
+        u, me = self.units, self.me
+        kinds = np.asarray(u["unit_type"][me])
+        tiles = np.asarray(u["unit_rowcol"][me, :, 0]) * COLS + np.asarray(u["unit_rowcol"][me, :, 1])
+        military = self.tb.unit_strength[np.maximum(kinds, 0)] > 0
+        held = tiles[(kinds > 0) & (military == military[slot])]
         reach = np.flatnonzero(self.opts["reach"][slot])
+        reach = reach[~np.isin(reach, held)]
         value = self.tile_value(reach)
         if self.tb.unit_names[int(self.units["unit_type"][self.me, slot])] != "settler":
             nb = work_area()[reach, 1:7]

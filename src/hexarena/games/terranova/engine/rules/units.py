@@ -158,8 +158,11 @@ def reach_window(state: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy
 
 
 def reachable_from(reach: Reach) -> jax.Array:
-    """(H,) tiles the unit can end its move on (not the one it stands on)."""
-    ok = reach.stand & (reach.spent > 0)
+    """(H,) the unit's move targets, as the original's move map: every tile it can walk to this
+    turn, the one it stands on included (a move there holds it: how a unit stands still) and
+    those its own units of the same class hold (a move there is blocked and it stays too,
+    :func:`_move`); it ends its move elsewhere only on ``reach.stand`` tiles."""
+    ok = jnp.isfinite(reach.spent)
     return jnp.zeros(N_TILES, bool).at[jnp.where(ok, reach.tiles, N_TILES)].set(True, mode="drop")
 
 
@@ -337,10 +340,17 @@ def spawn_unit(
     ), put
 
 
-def _move(state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, go: jax.Array) -> GameState:
+def _move(
+    state: GameState, p: jax.Array, slot: jax.Array, target: jax.Array, occ: Occupancy, go: jax.Array
+) -> GameState:
+    """Unit (p, slot) moves to ``target`` and spends its moves; a tile one of its own units of
+    the same class holds blocks it (the original's ``step_unitsv2``), so it stays where it stood."""
     u = state.units
+    held = jnp.where(is_military(u.kind[p, slot]), occ.military[target], occ.civilian[target])
+    blocked = (held >= 0) & (held // MAX_UNITS == p) & (held != p * MAX_UNITS + slot)
+    to = jnp.where(blocked, u.pos[p, slot], target)
     return state._replace(
-        units=u._replace(pos=put(u.pos, (p, slot), target, go), moves=put(u.moves, (p, slot), 0.0, go))
+        units=u._replace(pos=put(u.pos, (p, slot), to, go), moves=put(u.moves, (p, slot), 0.0, go))
     )
 
 
@@ -681,7 +691,7 @@ def _act(
     tmask = jnp.where(cat == trade_routes.SEND_CARAVAN, to_route, tmask)
     target = masked_argmax(hscore, tmask)
     tgt, c = jnp.maximum(target, 0), jnp.maximum(cat, 0)
-    st = _move(st, p, slot, tgt, cat == MOVE)
+    st = _move(st, p, slot, tgt, occ, cat == MOVE)
     st = _settle(st, p, slot, cat == SETTLE)
     st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
     st = _approach(st, p, slot, reach, strike_from(st, p, slot, reach, tgt), cat == COMBAT)
