@@ -73,9 +73,9 @@ def test_a_compile_loaded_from_jax_own_cache_is_not_written(monkeypatch, tmp_pat
     monkeypatch.setenv(jaxcache.ENV_VAR, str(tmp_path))
     real_jit = jax.jit
 
-    def jit_hitting_the_cache(fn):
+    def jit_hitting_the_cache(fn, **options):
         jax.monitoring.record_event(jaxcache.HIT_EVENT)  # as JAX reports a hit while compiling
-        return real_jit(fn)
+        return real_jit(fn, **options)
 
     monkeypatch.setattr(jax, "jit", jit_hitting_the_cache)
     assert (jaxcache.compiled("swap", _swap_add, _args(), [])(*_args()).b == 0.0).sum() == 1

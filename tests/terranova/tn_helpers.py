@@ -228,8 +228,8 @@ def check_executed(before, after, ex) -> None:
         if len(capital) and peace[before.tiles.owner[pos]] and before.tiles.owner[pos] >= 0:
             continue  # peace this turn sent it home first, to a free tile near its capital
         d = distance_np(pos, tgt)
-        if cat == 0:
-            assert 1 <= d <= 3 * tb.unit_moves[kind]
+        if cat == 0:  # a move to its own tile holds it (the original's move map)
+            assert 0 <= d <= 3 * tb.unit_moves[kind]
         elif cat == 18:  # move (up to 3 tiles a move on roads), then strike
             assert 1 <= d <= 3 * tb.unit_moves[kind] + tb.unit_range[kind]
         elif cat == 16:  # move caravan: to another of its owner's cities

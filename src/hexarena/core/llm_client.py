@@ -194,8 +194,8 @@ class ChatClient:
                         runner.close()
 
         thread = threading.Thread(target=target, name="hexarena-llm", daemon=True)
-        thread.start()
-        try:
+        try:  # the start too: a Ctrl-C can land as soon as the request is out, before the join
+            thread.start()
             thread.join()
         except KeyboardInterrupt:
             box["cut"] = True
