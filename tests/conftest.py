@@ -27,6 +27,11 @@ from pathlib import Path
 
 import pytest
 
+try:  # pytest >= 9.2: structured node ids (pytest-dev/pytest-xdist#1386)
+    from _pytest.nodeid import NodeId
+except ImportError:  # older pytest: xdist's own suffix works
+    NodeId = None  # type: ignore[assignment, misc]
+
 ROOT = Path(__file__).resolve().parent.parent
 SIMULATOR = {
     "tests/terranova/engine/test_simulator.py",
@@ -81,10 +86,14 @@ def group(item: pytest.Item) -> str:
     return path
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     groups = {item.nodeid: group(item) for item in items}
-    if config.getoption("numprocesses", None):  # only with workers: one process keeps the file order
+    if config.getoption("loadgroup", False):  # in xdist's workers: one process keeps the file order
         rank = {name: i for i, name in enumerate(ORDER)}
         items.sort(key=lambda item: rank.get(groups[item.nodeid], len(ORDER)))  # stable sort
+    grouped = config.getoption("loadgroup", False) and hasattr(items[0], "_id") if items else False
     for item in items:
         item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+        if grouped:  # pytest >= 9.2: xdist's "@group" suffix on the old string id is lost
+            item._id = NodeId.parse(f"{item.nodeid}@{groups[item.nodeid]}")
