@@ -111,12 +111,17 @@ def plainly(call):
 
 
 def in_a_running_loop(call):
-    """``call()`` from inside a running asyncio loop, as in a notebook cell."""
+    """``call()`` from inside a running asyncio loop, as in a notebook cell (or as it is already
+    in a process where playwright's sync API runs, as the viewer tests leave it)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
 
-    async def main():
-        return call()
+        async def main():
+            return call()
 
-    return asyncio.run(main())
+        return asyncio.run(main())
+    return call()
 
 
 @pytest.mark.parametrize("caller", [plainly, in_a_running_loop])
