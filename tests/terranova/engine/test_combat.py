@@ -199,3 +199,40 @@ def test_roads_carry_a_unit_three_tiles_a_move(field, unit, far):
     path = east(centre, far + 1)
     assert reach[path[far]]  # moves x 3 road steps: the scout's 9 lie beyond the old 8-tile cut
     assert not reach[path[far + 1]]
+
+
+def test_one_game_branching_gives_the_masked_batch_result(field):
+    """``unit_phase`` (one game: each slot runs only its chosen action and its kind's checks, through
+    ``lax.cond``) gives what the masked form under ``vmap`` gives (``unit_phase_games`` over two
+    copies of the game), bit for bit, in turns where the units prefer to move, settle, build, trade
+    and attack: rival warriors side by side, a settler, a worker, a caravan in one of two cities."""
+    from hexarena.games.terranova.engine.rules.units import unit_phase_games
+
+    s, centre = field
+    ring = east(centre, 8)
+    s = found_city(found_city(s, P0, jnp.int32(centre)), P0, jnp.int32(ring[8]))
+    units = [("warrior", ring[1]), ("settler", ring[4]), ("worker", ring[2]), ("caravan", centre)]
+    for slot, (kind, tile) in enumerate(units):
+        s = place_unit(s, 0, slot, kind, tile)
+    beside = [int(n) for n in neighbors()[ring[1]] if int(n) not in (centre, ring[2])]
+    for slot, tile in enumerate(beside[:3]):
+        s = place_unit(s, 1, slot, "warrior", tile)
+    pl = s.players
+    s = s._replace(
+        players=pl._replace(
+            at_war=pl.at_war.at[0, 1].set(True).at[1, 0].set(True), techs=pl.techs.at[0].set(True)
+        )
+    )
+    batched = jax.jit(unit_phase_games)
+    two = jax.tree_util.tree_map(lambda x: jnp.stack([x, x]), s)
+    rng = np.random.default_rng(11)
+    done = set()
+    for favoured in (0, 1, 2, 16, 17, 18):
+        types = jnp.asarray(rng.normal(size=(30, 19)), jnp.float32).at[:, favoured].add(10.0)
+        targets = jnp.asarray(rng.normal(size=(30, 2772)), jnp.float32)
+        one = phase(s, P0, types, targets)
+        both = batched(two, jnp.stack([types, types]), jnp.stack([targets, targets]))
+        for x, y in zip(jax.tree_util.tree_leaves(one), jax.tree_util.tree_leaves(both), strict=True):
+            assert np.asarray(x).tobytes() == np.asarray(y)[0].tobytes()
+        done |= set(np.asarray(one[1]).tolist())
+    assert {0, 1, 16, 17, 18} <= done and done & set(range(2, 16)), sorted(done)  # 2-15: builds

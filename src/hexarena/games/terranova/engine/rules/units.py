@@ -7,6 +7,7 @@ Categories: 0 move, 1 settle, 2-15 worker builds, 16-17 caravans (``trade_routes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import jax
@@ -645,21 +646,35 @@ class UnitOptions(NamedTuple):
 
 
 def unit_options(
-    st: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy, peace: jax.Array
+    st: GameState, p: jax.Array, slot: jax.Array, occ: Occupancy, peace: jax.Array, branch: bool = False
 ) -> UnitOptions:
     """The one legality rule of a unit's action: the resolver masks with it, and the options a
-    player is shown (``contract.options``) are the same function's answer."""
+    player is shown (``contract.options``) are the same function's answer. ``branch`` (never
+    under ``vmap``, see :func:`_act`) skips the checks of categories the unit's kind lacks,
+    whose answers the kind's row masks off anyway (their target masks are then empty)."""
     cats = const(load_tables().unit_categories)
     kind, pos = st.units.kind[p, slot].astype(jnp.int32), st.units.pos[p, slot]
+    can = cats[kind]
+
+    def check(category: jax.Array, answer: Callable[[], Any], empty: Any) -> Any:
+        return jax.lax.cond(category, answer, lambda: empty) if branch else answer()
+
     dist = distance_from(jnp.maximum(pos, 0))
     window = reach_window(st, p, slot, occ)
     moves_to = reachable_from(window)
-    targets = attack_targets(st, p, slot, window, occ) & ~peace
+    no_tiles = jnp.zeros(N_TILES, bool)
+    targets = check(can[COMBAT], lambda: attack_targets(st, p, slot, window, occ) & ~peace, no_tiles)
     legal = jnp.zeros(cats.shape[1], bool)
-    legal = legal.at[MOVE].set(moves_to.any()).at[SETTLE].set(settle_ok(st, p, pos, dist))
-    legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(build_ok(st, p, pos, occ))
+    settle = check(can[SETTLE], lambda: settle_ok(st, p, pos, dist), jnp.bool_(False))
+    legal = legal.at[MOVE].set(moves_to.any()).at[SETTLE].set(settle)
+    builds = jnp.zeros(LAST_BUILD + 1 - FIRST_BUILD, bool)
+    builds = check(can[FIRST_BUILD : LAST_BUILD + 1].any(), lambda: build_ok(st, p, pos, occ), builds)
+    legal = legal.at[FIRST_BUILD : LAST_BUILD + 1].set(builds)
     legal = legal.at[COMBAT].set(targets.any())
-    to_city, to_route = trade_routes.caravan_targets(st, p, slot, dist, occ.civilian)
+    trades = can[trade_routes.MOVE_CARAVAN] | can[trade_routes.SEND_CARAVAN]
+    to_city, to_route = check(
+        trades, lambda: trade_routes.caravan_targets(st, p, slot, dist, occ.civilian), (no_tiles, no_tiles)
+    )
     legal = (
         legal.at[trade_routes.MOVE_CARAVAN]
         .set(to_city.any())
@@ -678,12 +693,17 @@ def _act(
     hscore: jax.Array,
     routes: jax.Array,
     peace: jax.Array,
+    branch: bool = False,
 ) -> tuple[GameState, jax.Array]:
     """Unit (p, slot) acts; returns the state and the executed (category, target), -1 for none.
-    A unit that is not :func:`_idle` changes nothing."""
+    A unit that is not :func:`_idle` changes nothing.
+
+    Every action is a masked update (:func:`put`), the form that suits ``vmap`` (where a
+    ``lax.cond`` computes both branches). ``branch``, for one game outside ``vmap``, runs only the
+    chosen action and only the legality checks of the unit's kind, with the same results."""
     pos = st.units.pos[p, slot]
     occ = occupancy(st)
-    legal, reach, moves_to, targets, to_city, to_route = unit_options(st, p, slot, occ, peace)
+    legal, reach, moves_to, targets, to_city, to_route = unit_options(st, p, slot, occ, peace, branch)
     cat = masked_argmax(tscore, legal)
     here = jnp.arange(N_TILES) == pos
     tmask = jnp.where(cat == MOVE, moves_to, jnp.where(cat == COMBAT, targets, here & (cat >= 0)))
@@ -691,24 +711,35 @@ def _act(
     tmask = jnp.where(cat == trade_routes.SEND_CARAVAN, to_route, tmask)
     target = masked_argmax(hscore, tmask)
     tgt, c = jnp.maximum(target, 0), jnp.maximum(cat, 0)
+
+    def only(chosen: jax.Array, action: Callable[[GameState], GameState], s: GameState) -> GameState:
+        return jax.lax.cond(chosen, action, lambda unchanged: unchanged, s) if branch else action(s)
+
+    def attack(s: GameState) -> GameState:
+        s = _approach(s, p, slot, reach, strike_from(s, p, slot, reach, tgt), cat == COMBAT)
+        return _combat(s, p, slot, tgt, occ, cat == COMBAT)
+
+    building = (cat >= FIRST_BUILD) & (cat <= LAST_BUILD)
+    caravan = (cat == trade_routes.MOVE_CARAVAN) | (cat == trade_routes.SEND_CARAVAN)
     st = _move(st, p, slot, tgt, occ, cat == MOVE)
-    st = _settle(st, p, slot, cat == SETTLE)
-    st = _build(st, p, slot, c, (cat >= FIRST_BUILD) & (cat <= LAST_BUILD))
-    st = _approach(st, p, slot, reach, strike_from(st, p, slot, reach, tgt), cat == COMBAT)
-    st = _combat(st, p, slot, tgt, occ, cat == COMBAT)
-    st = trade_routes.caravan_action(st, p, slot, cat, tgt, routes)
+    st = only(cat == SETTLE, lambda s: _settle(s, p, slot, cat == SETTLE), st)
+    st = only(building, lambda s: _build(s, p, slot, c, building), st)
+    st = only(cat == COMBAT, attack, st)
+    st = only(caravan, lambda s: trade_routes.caravan_action(s, p, slot, cat, tgt, routes), st)
     return st, jnp.stack([cat, jnp.where(cat >= 0, target, -1)])
 
 
 def unit_phase(
     state: GameState, p: jax.Array, type_scores: jax.Array, target_scores: jax.Array
 ) -> tuple[GameState, jax.Array, jax.Array]:
-    """All 30 slots of player ``p`` act in order; returns the executed (category, target) per slot."""
+    """All 30 slots of player ``p`` act in order; returns the executed (category, target) per slot.
+    A slot without an idle unit is skipped (its action would change nothing)."""
     state, routes, peace = _prepare_units(state, p)
 
     def act(st: GameState, xs: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[GameState, jax.Array]:
         slot, tscore, hscore = xs
-        return _act(st, p, slot, tscore, hscore, routes, peace)
+        run = lambda s: _act(s, p, slot, tscore, hscore, routes, peace, branch=True)  # noqa: E731
+        return jax.lax.cond(_idle(st, p, slot), run, lambda s: (s, jnp.full(2, -1, jnp.int32)), st)
 
     slots = jnp.arange(MAX_UNITS, dtype=jnp.int32)
     state, executed = jax.lax.scan(act, state, (slots, type_scores, target_scores))
@@ -723,7 +754,15 @@ def unit_phase_games(
     ``vmap`` a per-game skip would compute every slot anyway, and most slots are empty."""
     p = states.player
     states, routes, peace = jax.vmap(_prepare_units)(states, p)
-    acts = jax.vmap(_act, in_axes=(0, 0, None, 0, 0, 0, 0))
+    if p.shape[0] == 1:  # one game: no vmap over the slots' actions, so the costly ones can branch
+
+        def acts(st: GameState, *args: jax.Array) -> tuple[GameState, jax.Array]:
+            slot_of_one = [a if i == 1 else a[0] for i, a in enumerate(args)]  # args[1]: the slot
+            one = jax.tree_util.tree_map(lambda x: x[0], st)
+            return jax.tree_util.tree_map(lambda x: x[None], _act(one, *slot_of_one, branch=True))
+
+    else:
+        acts = jax.vmap(_act, in_axes=(0, 0, None, 0, 0, 0, 0))
     nothing = jnp.full((p.shape[0], 2), -1, jnp.int32)
 
     def act(st: GameState, slot: jax.Array) -> tuple[GameState, jax.Array]:
