@@ -882,3 +882,122 @@ def test_a_marcher_does_not_chase_the_garrison_of_a_city_it_may_not_strike(obs):
     order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
     assert order == {"categories": ["move"], "targets": [ahead, here]}
     assert capital == 5 * COLS + 5
+
+
+def _bare_luxury(obs: dict, resource: str, known: tuple[str, ...]) -> tuple[dict, int, int]:
+    """``obs`` with a bare ``resource`` on a land tile of red's borders two or more steps from
+    another land tile of them (returned: the view, the resource's tile, the other tile), and the
+    techs ``known`` (with their prerequisites) known."""
+    from hexarena.games.terranova.bots.strategy import ancestors
+
+    tb = load_tables()
+    pc = obs["player_cities"]
+    owned = np.asarray(pc["ownership_map"])[0].reshape(10, -1).max(0) >= 2
+    land = np.isin(np.asarray(obs["elevation_map"]).reshape(-1), (1, 2))
+    ids = np.asarray(pc["city_ids"])[0]
+    centre = int((np.asarray(pc["city_rowcols"])[0][ids > 0][0] * [COLS, 1]).sum())
+    tiles = [int(t) for t in np.flatnonzero(owned & land) if t != centre]
+    goal = tiles[0]
+    start = next(t for t in tiles if distance_np(t, goal) >= 2)
+    shape = np.asarray(obs["visible_resources_map_players"]).shape
+    res = np.zeros(N_TILES, int)
+    res[goal] = tb.resource(resource)
+    techs = np.array(obs["technologies"])
+    for name in known:
+        techs[tb.tech(name)] = 1
+        techs[ancestors()[tb.tech(name)]] = 1
+    view = {
+        **obs,
+        "visible_resources_map_players": res.reshape(shape),
+        "improvement_map": np.zeros(np.asarray(obs["improvement_map"]).shape, int),
+        "technologies": techs,
+    }
+    return view, goal, start
+
+
+def test_a_worker_walks_to_a_bare_luxury_of_its_borders_and_improves_it_before_farming(obs):
+    view, goal, start = _bare_luxury(obs, "wine", ("calendar",))
+    order = planner.worker_order(view, 0, 0, start)
+    assert order["categories"] == ["move"]  # not a farm where it stands
+    assert distance_np(order["targets"][0], goal) < distance_np(start, goal)
+    here = planner.worker_order(view, 0, 0, goal)
+    assert here["categories"][0] == "plantation" and here["targets"] == [goal]
+    # a second worker of the same move leaves that luxury to the first
+    assert planner.worker_order(view, 0, 1, start, None, [goal])["categories"][0] == "farm"
+    # without Calendar the wine is no worker's goal yet: it improves the tile it stands on
+    unknown = dict(view, technologies=np.array(obs["technologies"]))
+    unknown["technologies"][load_tables().tech("calendar")] = 0
+    assert planner.worker_order(unknown, 0, 0, start)["categories"][0] == "farm"
+
+
+def test_a_bare_luxury_of_its_borders_puts_its_improvements_tech_first(obs):
+    from hexarena.games.terranova.bots.strategy import ancestors
+
+    tb = load_tables()
+    view, _, _ = _bare_luxury(obs, "whales", ())
+    techs = np.array(view["technologies"])
+    techs[ancestors()[tb.tech("sailing")]] = 1  # Sailing is open
+    techs[tb.tech("sailing")] = 0
+    view = {**view, "technologies": techs}
+    assert strategy.luxury_techs(view, 0)[tb.tech("sailing")]
+    without = strategy.tech_order(view, "science")
+    with_whales = strategy.tech_order(view, "science", 0)
+    assert with_whales.index("sailing") < without.index("sailing")
+
+
+def test_it_trains_a_worker_before_its_army_while_a_luxury_of_its_borders_is_bare(obs):
+    tb = load_tables()
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = tb.unit("warrior")
+    at_war = np.zeros((6, 6), int)
+    at_war[0, 1] = at_war[1, 0] = 1  # at war: an army of two for one city
+    base = {**obs, "units": {**obs["units"], "unit_type": kinds}, "at_war": at_war}
+    view, _, _ = _bare_luxury(base, "wine", ("calendar",))
+    no_land = np.full(N_TILES, -np.inf)
+    wanted = planner.needs(view, 0, "science", "warrior", no_land)
+    assert wanted.index("worker") < wanted.index("warrior")
+    plain = {**base, "visible_resources_map_players": np.zeros_like(view["visible_resources_map_players"])}
+    wanted = planner.needs(plain, 0, "science", "warrior", no_land)
+    assert wanted.index("warrior") < wanted.index("worker")
+
+
+def test_it_keeps_new_upkeep_within_its_gold_and_calms_an_unhappy_empire_for_little(obs):
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids = np.array(pc["city_ids"])
+    city = int(np.flatnonzero(ids[0] > 0)[0])
+    other = int(np.flatnonzero(ids[0] == 0)[0])
+    ids[0, other] = 2  # a second city, building a library
+    yields = np.zeros(np.asarray(pc["yields"]).shape)
+    upkeep = np.zeros(np.asarray(pc["bldg_maintenance"]).shape)
+    building = np.full(np.asarray(pc["is_constructing"]).shape, -1)
+    kinds = np.zeros((6, 30), int)
+    units = {**obs["units"], "unit_type": kinds}
+
+    def view(gold: float, happiness: float, library_elsewhere: bool = False) -> dict:
+        y = yields.copy()
+        y[city, 2] = gold
+        b = building.copy()
+        b[other] = tb.building("library") if library_elsewhere else -1
+        v = _cities(obs, city_ids=ids, yields=y, bldg_maintenance=upkeep, is_constructing=b)
+        return {**v, "units": units, "treasury": np.float32(0), "happiness": np.float32(happiness)}
+
+    legal = np.ones(BUILDING_SLOTS, bool)
+
+    def ranked(v: dict) -> list[str]:
+        weights = economy.yield_weights(v, 0, strategy.PLAN_WEIGHTS["science"])
+        return economy.ranked_buildings(v, 0, city, weights, strategy.plan_items("science"), legal)
+
+    # no gold to spare: nothing with upkeep, whatever it gives, but what pays or costs nothing
+    broke = ranked(view(0.0, 5.0))
+    assert "library" not in broke and "courthouse" not in broke and "market" in broke
+    for name in broke:
+        b = tb.building(name)
+        assert tb.building_upkeep[b] == 0 or tb.building_yields[b, 2] >= tb.building_upkeep[b], name
+    # unhappy and broke: the colosseum (2 happiness for 1 gold), not the courthouse (2 for 4)
+    sad = ranked(view(0.0, -6.0))
+    assert "colosseum" in sad and "courthouse" not in sad
+    # 1.5 gold a turn to spare: a library (1 gold) fits, unless another city is building one
+    assert "library" in ranked(view(1.5, 5.0))
+    assert economy.budget(view(1.5, 5.0, library_elsewhere=True), 0, city) == pytest.approx(0.5)
+    assert "library" not in ranked(view(1.5, 5.0, library_elsewhere=True))
