@@ -120,7 +120,7 @@ def test_it_replaces_obsolete_units_with_the_best_of_its_era(obs):
     assert "swordsman" not in planner.needs(full, 0, "science", "swordsman", no_land)
 
 
-def test_it_stops_founding_cities_when_deeply_unhappy_once_it_has_six(obs):
+def test_it_stops_founding_cities_when_unhappy_once_it_has_six(obs):
     n = np.asarray(obs["player_cities"]["city_ids"]).copy()
     n[0, :6] = [1, 2, 2, 2, 2, 2]
     rowcols = np.array(obs["player_cities"]["city_rowcols"])
@@ -128,8 +128,8 @@ def test_it_stops_founding_cities_when_deeply_unhappy_once_it_has_six(obs):
     sites = np.zeros(N_TILES)  # every tile free to settle
     view = _cities(obs, city_ids=n, city_rowcols=rowcols)
     assert planner.wants_settler({**view, "happiness": np.float32(20)}, 0, sites)
-    assert planner.wants_settler({**view, "happiness": np.float32(-2)}, 0, sites)  # -6 after it
-    assert not planner.wants_settler({**view, "happiness": np.float32(-8)}, 0, sites)
+    assert planner.wants_settler({**view, "happiness": np.float32(7)}, 0, sites)  # -1 or more after it
+    assert not planner.wants_settler({**view, "happiness": np.float32(-2)}, 0, sites)  # -10 after it
     assert not planner.wants_settler({**view, "happiness": np.float32(20)}, 0, np.full(N_TILES, -np.inf))
 
 
@@ -1001,3 +1001,51 @@ def test_it_keeps_new_upkeep_within_its_gold_and_calms_an_unhappy_empire_for_lit
     assert "library" in ranked(view(1.5, 5.0))
     assert economy.budget(view(1.5, 5.0, library_elsewhere=True), 0, city) == pytest.approx(0.5)
     assert "library" not in ranked(view(1.5, 5.0, library_elsewhere=True))
+
+
+def test_it_trains_a_caravan_only_with_gold_for_its_upkeep_unless_it_plays_for_diplomacy(obs):
+    pc = obs["player_cities"]
+    ids = np.array(pc["city_ids"])
+    ids[0, int(np.flatnonzero(ids[0] == 0)[0])] = 2  # a second city to trade with
+    yields = np.zeros(np.asarray(pc["yields"]).shape)
+    units = {**obs["units"], "unit_type": np.zeros((6, 30), int)}
+
+    def view(gold: float) -> dict:
+        y = yields.copy()
+        y[0, 2] = gold
+        v = _cities(obs, city_ids=ids, yields=y, bldg_maintenance=np.zeros_like(yields[:, 0]))
+        return {**v, "units": units, "treasury": np.float32(0), "num_trade_routes": 2}
+
+    assert not planner.caravans_paid(view(0.0), 0, "science")  # a route pays less than its upkeep
+    assert planner.caravans_paid(view(0.0), 0, "diplomatic")  # influence is that plan's victory
+    assert planner.caravans_paid(view(10.0), 0, "science")
+    no_slot = {**view(10.0), "num_trade_routes": 0}
+    assert not planner.caravans_paid(no_slot, 0, "diplomatic")
+
+
+def test_a_held_city_swaps_away_the_food_its_weights_overshot(obs):
+    from hexarena.games.terranova.bots.heuristic import _tiles, work_ranking
+    from hexarena.games.terranova.engine.geometry import work_area
+
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
+    owned = (np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2) & (ring >= 0)
+    slots = np.flatnonzero(owned)
+    assert len(slots) >= 6
+    tiles = np.zeros((N_TILES, 7))
+    tiles[ring[slots[:2]], 1] = 3.0  # two mines: three production, no food
+    tiles[ring[slots[2:4]], 0] = 3.0  # two tiles of three food
+    tiles[ring[slots[4:6]], 0] = 2.0  # two of two food
+    pop = np.array(pc["population"])
+    pop[0, city] = 2
+    centre = np.array(pc["city_center_yields"], dtype=float)
+    centre[city, 0] = 2.0  # two citizens eat four: two more food from the tiles
+    view = {
+        **_cities(obs, population=pop, city_center_yields=centre),
+        "yield_map_players": tiles.reshape(np.asarray(obs["yield_map_players"]).shape),
+    }
+    ranking = work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS, hold=True)
+    worked = ring[[j for j in ranking if owned[j]][:2]]
+    assert 2.0 + tiles[worked, 0].sum() == 4.0  # fed, no surplus (the weights' steps gave 8)
+    assert tiles[worked, 1].sum() == 3.0  # and the mine kept

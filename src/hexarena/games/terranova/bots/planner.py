@@ -36,10 +36,11 @@ from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
 SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
 SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
-# found another city only while happiness stays at least this after it: a city is worth about 12
-# points of score (its tiles, citizens and itself) against 2 % of production and gold per unhappy
-# point, and the rivals expand whatever their happiness
-EXPAND_HAPPINESS = -10
+# beyond EARLY_CITIES, found another city only while happiness stays at least this after it: a
+# city is worth about 12 points of score (its tiles, citizens and itself) against 2 % of
+# production and gold per unhappy point, and the rivals expand whatever their happiness; at -10
+# seed 0's bots founded their seventh to ninth cities at -6 and stayed below zero to round 200
+EXPAND_HAPPINESS = -2
 EARLY_CITIES = 6  # up to this many cities, expand whatever the happiness
 GROWTH_HAPPINESS = 2  # below this its cities stop growing (each citizen is one unhappiness)
 POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a worked tile when short
@@ -105,9 +106,10 @@ def city_builds(
     ctx: dict[str, Any],
 ) -> list[str]:
     """City ``city``'s ranked buildables: the empire's needs assigned to it (``first``), then its
-    buildings by value per production, then upkeep-free ones, a caravan (gold on a route), the
-    other buildings by value, and last the best unit (a city always has something to build, so
-    the resolver never falls back to an arbitrary item, and never to a unit it need not keep)."""
+    buildings by value per production, then upkeep-free ones, a caravan while it has the gold for
+    one (:func:`caravans_paid`), the other buildings by upkeep then value, and last the best unit
+    (a city always has something to build, so the resolver never falls back to an arbitrary item,
+    and never to a unit it need not keep)."""
     tb = load_tables()
     legal = economy.legal_buildables(opts, city)
     if not legal.any():  # a city founded during this move: what its empire can build
@@ -128,6 +130,7 @@ def city_builds(
     order += [tb.building_names[b] for b in rest[np.lexsort((-value[rest], tb.building_upkeep[rest]))]]
     if ctx["unit"]:
         order.append(ctx["unit"])
+    order.append("caravan")  # a caravan without the gold for it only where nothing else is legal
     order = list(dict.fromkeys(order))
     return [n for n in order if legal[names.index(n)]] or order
 
