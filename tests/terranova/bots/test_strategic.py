@@ -247,6 +247,9 @@ def test_an_unhappy_empire_holds_growth_counting_the_food_its_map_does_not_show(
         return float(tile_food[ring[[j for j in ranking if owned[j] and ring[j] >= 0][:pop]]].sum())
 
     assert fed(held["work"][str(city)]) <= fed(happy["work"][str(city)])
+    # content but within a new city's unhappiness of zero: still held
+    near = planner.plan_move({**extra, "happiness": np.float32(3)}, 0, "science", np.random.default_rng(0))
+    assert fed(near["work"][str(city)]) == fed(held["work"][str(city)])
 
 
 def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_not(obs):
@@ -1049,3 +1052,34 @@ def test_a_held_city_swaps_away_the_food_its_weights_overshot(obs):
     worked = ring[[j for j in ranking if owned[j]][:2]]
     assert 2.0 + tiles[worked, 0].sum() == 4.0  # fed, no surplus (the weights' steps gave 8)
     assert tiles[worked, 1].sum() == 3.0  # and the mine kept
+
+
+def test_an_unhappy_city_at_peace_builds_its_colosseum_before_another_soldier(obs):
+    tb = load_tables()
+    city = int(np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[0] > 0)[0])
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = tb.unit("warrior")
+    view = {**obs, "units": {**obs["units"], "unit_type": kinds}, "at_war": np.zeros((6, 6), int)}
+    ctx = {
+        "unit": "warrior",
+        "items": strategy.plan_items("science"),
+        "elsewhere": np.zeros(BUILDING_SLOTS, bool),
+        "caravan": False,
+    }
+
+    def builds(v: dict, first: list[str]) -> list[str]:
+        weights = economy.yield_weights(v, 0, strategy.PLAN_WEIGHTS["science"])
+        return planner.city_builds(v, 0, city, opts, first, {**ctx, "weights": weights})
+
+    opts = {"build": np.zeros((10, N_BUILDABLES), bool)}
+    for name in ("colosseum", "courthouse", "library", "monument"):
+        opts["build"][city, tb.building(name)] = True
+    for name in ("warrior", "settler"):
+        opts["build"][city, economy.unit_item(name)] = True
+    sad = {**view, "happiness": np.float32(-8)}
+    assert builds(sad, ["warrior"])[:2] == ["colosseum", "warrior"]
+    assert builds(sad, ["settler"])[0] == "settler"  # a city pays its unhappiness back
+    assert builds({**view, "happiness": np.float32(3)}, ["warrior"])[0] == "warrior"
+    at_war = np.zeros((6, 6), int)
+    at_war[0, 1] = at_war[1, 0] = 1
+    assert builds({**sad, "at_war": at_war}, ["warrior"])[0] == "warrior"

@@ -42,7 +42,10 @@ SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expa
 # seed 0's bots founded their seventh to ninth cities at -6 and stayed below zero to round 200
 EXPAND_HAPPINESS = -2
 EARLY_CITIES = 6  # up to this many cities, expand whatever the happiness
-GROWTH_HAPPINESS = 2  # below this its cities stop growing (each citizen is one unhappiness)
+# below this its cities stop growing (each citizen is one unhappiness): a margin over zero, since
+# a city founded or a luxury traded away takes 4 at once (at 2, seed 0's and seed 2's bots were
+# at -0.8 and -0.5 at round 200)
+GROWTH_HAPPINESS = 4
 POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a worked tile when short
 # growth held: food counts against a tile (the ranking still feeds every citizen), so a city
 # works production and gold with no food to spare
@@ -116,8 +119,9 @@ def city_builds(
         legal = ctx["legal_any"]
     names = [*tb.building_names, *tb.unit_names[1:]]
     buildings = legal[:BUILDING_SLOTS] & ~ctx["elsewhere"]
-    order = list(first)
-    order += economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
+    ranked = economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
+    order = calming_first(obs, me, ranked, first) + list(first)
+    order += ranked
     free = np.flatnonzero(buildings & (tb.building_upkeep == 0))
     order += [tb.building_names[b] for b in free if tb.building_names[b] not in order]
     if ctx.get("caravan", True):
@@ -133,6 +137,20 @@ def city_builds(
     order.append("caravan")  # a caravan without the gold for it only where nothing else is legal
     order = list(dict.fromkeys(order))
     return [n for n in order if legal[names.index(n)]] or order
+
+
+def calming_first(obs: dict[str, Any], me: int, ranked: list[str], first: list[str]) -> list[str]:
+    """The happiness buildings of ``ranked`` (a colosseum, a circus) that go before the city's
+    assigned need while the empire is unhappy and at peace, unless that need is a settler or a
+    worker (their cities pay back) or the army has no unit yet: seed 1's bots at -10 to -17
+    happiness trained warrior after warrior in every city and built no colosseum by round 100."""
+    tb = load_tables()
+    if float(np.asarray(obs["happiness"])) >= 0 or np.asarray(obs["at_war"])[me].any():
+        return []
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    if first and (first[0] in ("settler", "worker") or not (military.power(kinds) > 0).any()):
+        return []
+    return [n for n in ranked if tb.building_yields[tb.building(n), economy.HAPPY] > 0][:1]
 
 
 def needs(
