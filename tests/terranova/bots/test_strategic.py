@@ -421,8 +421,11 @@ def test_a_march_goes_around_a_mountain_wall_rather_than_stall_behind_it(obs):
     assert military._toward(0, goal, reach)[0] == north  # as the crow flies: stuck behind the wall
 
 
-def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(obs):
-    from hexarena.games.terranova.bots.heuristic import _tiles, work_ranking
+def _city_of_two(obs: dict, n_slots: int) -> tuple[dict, int, np.ndarray, np.ndarray, np.ndarray]:
+    """Red's first city at size 2 with a centre of 2 food (it feeds one citizen) and a bare map:
+    (the view without its yield map, the city, its ring of tiles, which it owns, its first
+    ``n_slots`` owned ring slots)."""
+    from hexarena.games.terranova.bots.heuristic import _tiles
     from hexarena.games.terranova.engine.geometry import work_area
 
     pc = obs["player_cities"]
@@ -430,18 +433,26 @@ def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(
     ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
     owned = (np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2) & (ring >= 0)
     slots = np.flatnonzero(owned)
-    assert len(slots) >= 4
-    tiles = np.zeros((N_TILES, 7))
-    tiles[:, 0] = 1.0  # one food everywhere, two on two of its tiles; nothing else
-    tiles[ring[slots[:2]], 0] = 2.0
+    assert len(slots) >= n_slots
     pop = np.array(pc["population"])
     pop[0, city] = 2
     centre = np.array(pc["city_center_yields"], dtype=float)
-    centre[city, 0] = 2.0  # the centre feeds one citizen: the two worked tiles feed the other
-    view = {
-        **_cities(obs, population=pop, city_center_yields=centre),
-        "yield_map_players": tiles.reshape(np.asarray(obs["yield_map_players"]).shape),
-    }
+    centre[city, 0] = 2.0
+    return _cities(obs, population=pop, city_center_yields=centre), city, ring, owned, slots[:n_slots]
+
+
+def _with_tiles(view: dict, tiles: np.ndarray) -> dict:
+    return {**view, "yield_map_players": tiles.reshape(np.asarray(view["yield_map_players"]).shape)}
+
+
+def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(obs):
+    from hexarena.games.terranova.bots.heuristic import work_ranking
+
+    view, city, ring, owned, slots = _city_of_two(obs, 4)
+    tiles = np.zeros((N_TILES, 7))
+    tiles[:, 0] = 1.0  # one food everywhere, two on two of its tiles; nothing else
+    tiles[ring[slots[:2]], 0] = 2.0
+    view = _with_tiles(view, tiles)  # the two worked tiles feed the second citizen
 
     def food(ranking: list[int]) -> float:
         return 2.0 + float(tiles[ring[[j for j in ranking if owned[j]][:2]], 0].sum())
@@ -1027,27 +1038,14 @@ def test_it_trains_a_caravan_only_with_gold_for_its_upkeep_unless_it_plays_for_d
 
 
 def test_a_held_city_swaps_away_the_food_its_weights_overshot(obs):
-    from hexarena.games.terranova.bots.heuristic import _tiles, work_ranking
-    from hexarena.games.terranova.engine.geometry import work_area
+    from hexarena.games.terranova.bots.heuristic import work_ranking
 
-    pc = obs["player_cities"]
-    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
-    ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
-    owned = (np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2) & (ring >= 0)
-    slots = np.flatnonzero(owned)
-    assert len(slots) >= 6
+    view, city, ring, owned, slots = _city_of_two(obs, 6)
     tiles = np.zeros((N_TILES, 7))
     tiles[ring[slots[:2]], 1] = 3.0  # two mines: three production, no food
     tiles[ring[slots[2:4]], 0] = 3.0  # two tiles of three food
     tiles[ring[slots[4:6]], 0] = 2.0  # two of two food
-    pop = np.array(pc["population"])
-    pop[0, city] = 2
-    centre = np.array(pc["city_center_yields"], dtype=float)
-    centre[city, 0] = 2.0  # two citizens eat four: two more food from the tiles
-    view = {
-        **_cities(obs, population=pop, city_center_yields=centre),
-        "yield_map_players": tiles.reshape(np.asarray(obs["yield_map_players"]).shape),
-    }
+    view = _with_tiles(view, tiles)  # two citizens eat four: two more food from the tiles
     ranking = work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS, hold=True)
     worked = ring[[j for j in ranking if owned[j]][:2]]
     assert 2.0 + tiles[worked, 0].sum() == 4.0  # fed, no surplus (the weights' steps gave 8)
