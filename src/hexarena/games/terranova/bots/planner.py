@@ -53,7 +53,6 @@ HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
 # a domination plan marches once it has this many military units beyond one a city, obsolete ones
 # too (the techs make an army obsolete faster than it is replaced; old units die in the assault)
 MARCH_ARMY = 6
-WORKER_GOALS = 3  # resource tiles, nearest first, a worker tries to find a way to
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 TOP = 12
 
@@ -396,22 +395,20 @@ def worker_order(
     builds = [c for c in WORKER_BUILDS if c != "road"]
     if rank.max() > 0:
         cand = np.flatnonzero(rank == rank.max())
-        if rank[pos] == rank.max():
-            claimed.append(pos)
-            return {"categories": [tb.category_names[category[pos]], *builds], "targets": [pos]}
-        closed = np.zeros(len(np.asarray(obs["at_war"])), bool)
-        # the nearest as the crow flies that it can walk to: one search a goal tried (a search
-        # from the worker as well, each turn, doubled the cost, 2.7 ms a search)
-        for goal in cand[np.argsort(distance_np(cand, pos), kind="stable")][:WORKER_GOALS]:
-            way = steps_to(obs, me, int(goal), closed)
-            if np.isfinite(way[pos]):
-                claimed.append(int(goal))
-                reach = free_reach(obs, me, slot, opts) if opts is not None else None
-                if reach is None or not reach.any():
-                    reach = np.zeros(N_TILES, bool)
-                    nb = work_area()[pos, :7]
-                    reach[nb[nb >= 0]] = True
-                return {"categories": ["move"], "targets": progress(way, pos, int(goal), reach)}
+        steps = steps_to(obs, me, pos, np.zeros(len(np.asarray(obs["at_war"])), bool))
+        cand = cand[np.isfinite(steps[cand])]
+        if len(cand):
+            goal = int(cand[np.argmin(steps[cand] + 0.01 * distance_np(cand, pos))])
+            claimed.append(goal)
+            if goal == pos:
+                return {"categories": [tb.category_names[category[pos]], *builds], "targets": [pos]}
+            reach = free_reach(obs, me, slot, opts) if opts is not None else None
+            if reach is None or not reach.any():
+                reach = np.zeros(N_TILES, bool)
+                nb = work_area()[pos, :7]
+                reach[nb[nb >= 0]] = True
+            way = steps_to(obs, me, goal, np.zeros(len(np.asarray(obs["at_war"])), bool))
+            return {"categories": ["move"], "targets": progress(way, pos, goal, reach)}
     pc = obs["player_cities"]
     owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
     bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
