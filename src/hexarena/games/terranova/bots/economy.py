@@ -107,8 +107,8 @@ def affordable(obs: dict[str, Any], me: int, city: int, value: np.ndarray) -> np
     the :func:`budget`, or, while the empire is unhappy, giving :data:`HAPPY_PER_GOLD` happiness
     a gold of upkeep (a colosseum, a theatre; not the courthouse's 2 for 4). Before, a building
     was held back only once the treasury was spent: seed 0's bots queued courthouses, granaries
-    and libraries on a treasury of 100-150 with 10-20 gold a turn of deficit, and by round 100
-    five of six had none left (the deficit then comes out of science)."""
+    and libraries on a treasury of 50-170 and a growing deficit (10-24 gold a turn by round 100),
+    and by round 100 five of six had none left (the deficit then comes out of science)."""
     tb = load_tables()
     upkeep = tb.building_upkeep
     city_gold = float(np.asarray(obs["player_cities"]["yields"])[city][GOLD])

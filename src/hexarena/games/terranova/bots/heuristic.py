@@ -246,8 +246,8 @@ def work_ranking(
 def _trim_surplus(chosen: np.ndarray, value: np.ndarray, food: np.ndarray, need: float) -> np.ndarray:
     """``chosen`` worked slots with their food surplus over ``need`` swapped away, one slot at a
     time, each swap the one losing the least ``value`` among those that keep the city fed: the
-    food weights' steps overshoot by one to four food, and a held city grew anyway (seed 0's
-    unhappy bots went from 20 to 35 citizens in 40 rounds)."""
+    food weights' steps overshoot by one to four food, and held cities grew anyway (in seed 0, a
+    bot at -13 to -3 happiness went from 20 to 35 citizens in 40 rounds)."""
     chosen = chosen.copy()
     for _ in range(len(chosen)):
         extra = float(food[chosen].sum()) - need

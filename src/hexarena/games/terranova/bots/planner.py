@@ -142,8 +142,8 @@ def city_builds(
 def calming_first(obs: dict[str, Any], me: int, ranked: list[str], first: list[str]) -> list[str]:
     """The happiness buildings of ``ranked`` (a colosseum, a circus) that go before the city's
     assigned need while the empire is unhappy and at peace, unless that need is a settler or a
-    worker (their cities pay back) or the army has no unit yet: seed 1's bots at -10 to -17
-    happiness trained warrior after warrior in every city and built no colosseum by round 100."""
+    worker (their cities pay back) or the army has no unit yet: in seed 1, a bot at -17 happiness
+    had eight warriors and no colosseum at round 100."""
     tb = load_tables()
     if float(np.asarray(obs["happiness"])) >= 0 or np.asarray(obs["at_war"])[me].any():
         return []
