@@ -120,7 +120,7 @@ def test_it_replaces_obsolete_units_with_the_best_of_its_era(obs):
     assert "swordsman" not in planner.needs(full, 0, "science", "swordsman", no_land)
 
 
-def test_it_stops_founding_cities_when_deeply_unhappy_once_it_has_six(obs):
+def test_it_stops_founding_cities_when_unhappy_once_it_has_six(obs):
     n = np.asarray(obs["player_cities"]["city_ids"]).copy()
     n[0, :6] = [1, 2, 2, 2, 2, 2]
     rowcols = np.array(obs["player_cities"]["city_rowcols"])
@@ -128,8 +128,8 @@ def test_it_stops_founding_cities_when_deeply_unhappy_once_it_has_six(obs):
     sites = np.zeros(N_TILES)  # every tile free to settle
     view = _cities(obs, city_ids=n, city_rowcols=rowcols)
     assert planner.wants_settler({**view, "happiness": np.float32(20)}, 0, sites)
-    assert planner.wants_settler({**view, "happiness": np.float32(-2)}, 0, sites)  # -6 after it
-    assert not planner.wants_settler({**view, "happiness": np.float32(-8)}, 0, sites)
+    assert planner.wants_settler({**view, "happiness": np.float32(7)}, 0, sites)  # -1 or more after it
+    assert not planner.wants_settler({**view, "happiness": np.float32(-2)}, 0, sites)  # -10 after it
     assert not planner.wants_settler({**view, "happiness": np.float32(20)}, 0, np.full(N_TILES, -np.inf))
 
 
@@ -247,6 +247,9 @@ def test_an_unhappy_empire_holds_growth_counting_the_food_its_map_does_not_show(
         return float(tile_food[ring[[j for j in ranking if owned[j] and ring[j] >= 0][:pop]]].sum())
 
     assert fed(held["work"][str(city)]) <= fed(happy["work"][str(city)])
+    # content but within a new city's unhappiness of zero: still held
+    near = planner.plan_move({**extra, "happiness": np.float32(3)}, 0, "science", np.random.default_rng(0))
+    assert fed(near["work"][str(city)]) == fed(held["work"][str(city)])
 
 
 def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_not(obs):
@@ -418,8 +421,11 @@ def test_a_march_goes_around_a_mountain_wall_rather_than_stall_behind_it(obs):
     assert military._toward(0, goal, reach)[0] == north  # as the crow flies: stuck behind the wall
 
 
-def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(obs):
-    from hexarena.games.terranova.bots.heuristic import _tiles, work_ranking
+def _city_of_two(obs: dict, n_slots: int) -> tuple[dict, int, np.ndarray, np.ndarray, np.ndarray]:
+    """Red's first city at size 2 with a centre of 2 food (it feeds one citizen) and a bare map:
+    (the view without its yield map, the city, its ring of tiles, which it owns, its first
+    ``n_slots`` owned ring slots)."""
+    from hexarena.games.terranova.bots.heuristic import _tiles
     from hexarena.games.terranova.engine.geometry import work_area
 
     pc = obs["player_cities"]
@@ -427,18 +433,26 @@ def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(
     ring = work_area()[int(_tiles(np.asarray(pc["city_rowcols"])[0][city])), 1:]
     owned = (np.asarray(pc["ownership_map"])[0][city].reshape(-1)[np.maximum(ring, 0)] == 2) & (ring >= 0)
     slots = np.flatnonzero(owned)
-    assert len(slots) >= 4
-    tiles = np.zeros((N_TILES, 7))
-    tiles[:, 0] = 1.0  # one food everywhere, two on two of its tiles; nothing else
-    tiles[ring[slots[:2]], 0] = 2.0
+    assert len(slots) >= n_slots
     pop = np.array(pc["population"])
     pop[0, city] = 2
     centre = np.array(pc["city_center_yields"], dtype=float)
-    centre[city, 0] = 2.0  # the centre feeds one citizen: the two worked tiles feed the other
-    view = {
-        **_cities(obs, population=pop, city_center_yields=centre),
-        "yield_map_players": tiles.reshape(np.asarray(obs["yield_map_players"]).shape),
-    }
+    centre[city, 0] = 2.0
+    return _cities(obs, population=pop, city_center_yields=centre), city, ring, owned, slots[:n_slots]
+
+
+def _with_tiles(view: dict, tiles: np.ndarray) -> dict:
+    return {**view, "yield_map_players": tiles.reshape(np.asarray(view["yield_map_players"]).shape)}
+
+
+def test_an_unhappy_city_works_for_no_food_surplus_and_a_content_one_for_growth(obs):
+    from hexarena.games.terranova.bots.heuristic import work_ranking
+
+    view, city, ring, owned, slots = _city_of_two(obs, 4)
+    tiles = np.zeros((N_TILES, 7))
+    tiles[:, 0] = 1.0  # one food everywhere, two on two of its tiles; nothing else
+    tiles[ring[slots[:2]], 0] = 2.0
+    view = _with_tiles(view, tiles)  # the two worked tiles feed the second citizen
 
     def food(ranking: list[int]) -> float:
         return 2.0 + float(tiles[ring[[j for j in ranking if owned[j]][:2]], 0].sum())
@@ -882,3 +896,188 @@ def test_a_marcher_does_not_chase_the_garrison_of_a_city_it_may_not_strike(obs):
     order = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))["0"]
     assert order == {"categories": ["move"], "targets": [ahead, here]}
     assert capital == 5 * COLS + 5
+
+
+def _bare_luxury(obs: dict, resource: str, known: tuple[str, ...]) -> tuple[dict, int, int]:
+    """``obs`` with a bare ``resource`` on a land tile of red's borders two or more steps from
+    another land tile of them (returned: the view, the resource's tile, the other tile), and the
+    techs ``known`` (with their prerequisites) known."""
+    from hexarena.games.terranova.bots.strategy import ancestors
+
+    tb = load_tables()
+    pc = obs["player_cities"]
+    owned = np.asarray(pc["ownership_map"])[0].reshape(10, -1).max(0) >= 2
+    land = np.isin(np.asarray(obs["elevation_map"]).reshape(-1), (1, 2))
+    ids = np.asarray(pc["city_ids"])[0]
+    centre = int((np.asarray(pc["city_rowcols"])[0][ids > 0][0] * [COLS, 1]).sum())
+    tiles = [int(t) for t in np.flatnonzero(owned & land) if t != centre]
+    goal = tiles[0]
+    start = next(t for t in tiles if distance_np(t, goal) >= 2)
+    shape = np.asarray(obs["visible_resources_map_players"]).shape
+    res = np.zeros(N_TILES, int)
+    res[goal] = tb.resource(resource)
+    techs = np.array(obs["technologies"])
+    for name in known:
+        techs[tb.tech(name)] = 1
+        techs[ancestors()[tb.tech(name)]] = 1
+    view = {
+        **obs,
+        "visible_resources_map_players": res.reshape(shape),
+        "improvement_map": np.zeros(np.asarray(obs["improvement_map"]).shape, int),
+        "technologies": techs,
+    }
+    return view, goal, start
+
+
+def test_a_worker_walks_to_a_bare_luxury_of_its_borders_and_improves_it_before_farming(obs):
+    view, goal, start = _bare_luxury(obs, "wine", ("calendar",))
+    order = planner.worker_order(view, 0, 0, start)
+    assert order["categories"] == ["move"]  # not a farm where it stands
+    assert distance_np(order["targets"][0], goal) < distance_np(start, goal)
+    here = planner.worker_order(view, 0, 0, goal)
+    assert here["categories"][0] == "plantation" and here["targets"] == [goal]
+    # a second worker of the same move leaves that luxury to the first
+    assert planner.worker_order(view, 0, 1, start, None, [goal])["categories"][0] == "farm"
+    # without Calendar the wine is no worker's goal yet: it improves the tile it stands on
+    unknown = dict(view, technologies=np.array(obs["technologies"]))
+    unknown["technologies"][load_tables().tech("calendar")] = 0
+    assert planner.worker_order(unknown, 0, 0, start)["categories"][0] == "farm"
+
+
+def test_a_bare_luxury_of_its_borders_puts_its_improvements_tech_first(obs):
+    from hexarena.games.terranova.bots.strategy import ancestors
+
+    tb = load_tables()
+    view, _, _ = _bare_luxury(obs, "whales", ())
+    techs = np.array(view["technologies"])
+    techs[ancestors()[tb.tech("sailing")]] = 1  # Sailing is open
+    techs[tb.tech("sailing")] = 0
+    view = {**view, "technologies": techs}
+    assert strategy.luxury_techs(view, 0)[tb.tech("sailing")]
+    without = strategy.tech_order(view, "science")
+    with_whales = strategy.tech_order(view, "science", 0)
+    assert with_whales.index("sailing") < without.index("sailing")
+
+
+def test_it_trains_a_worker_before_its_army_while_a_luxury_of_its_borders_is_bare(obs):
+    tb = load_tables()
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = tb.unit("warrior")
+    at_war = np.zeros((6, 6), int)
+    at_war[0, 1] = at_war[1, 0] = 1  # at war: an army of two for one city
+    base = {**obs, "units": {**obs["units"], "unit_type": kinds}, "at_war": at_war}
+    view, _, _ = _bare_luxury(base, "wine", ("calendar",))
+    no_land = np.full(N_TILES, -np.inf)
+    wanted = planner.needs(view, 0, "science", "warrior", no_land)
+    assert wanted.index("worker") < wanted.index("warrior")
+    plain = {**base, "visible_resources_map_players": np.zeros_like(view["visible_resources_map_players"])}
+    wanted = planner.needs(plain, 0, "science", "warrior", no_land)
+    assert wanted.index("warrior") < wanted.index("worker")
+
+
+def test_it_keeps_new_upkeep_within_its_gold_and_calms_an_unhappy_empire_for_little(obs):
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids = np.array(pc["city_ids"])
+    city = int(np.flatnonzero(ids[0] > 0)[0])
+    other = int(np.flatnonzero(ids[0] == 0)[0])
+    ids[0, other] = 2  # a second city, building a library
+    yields = np.zeros(np.asarray(pc["yields"]).shape)
+    upkeep = np.zeros(np.asarray(pc["bldg_maintenance"]).shape)
+    building = np.full(np.asarray(pc["is_constructing"]).shape, -1)
+    kinds = np.zeros((6, 30), int)
+    units = {**obs["units"], "unit_type": kinds}
+
+    def view(gold: float, happiness: float, library_elsewhere: bool = False) -> dict:
+        y = yields.copy()
+        y[city, 2] = gold
+        b = building.copy()
+        b[other] = tb.building("library") if library_elsewhere else -1
+        v = _cities(obs, city_ids=ids, yields=y, bldg_maintenance=upkeep, is_constructing=b)
+        return {**v, "units": units, "treasury": np.float32(0), "happiness": np.float32(happiness)}
+
+    legal = np.ones(BUILDING_SLOTS, bool)
+
+    def ranked(v: dict) -> list[str]:
+        weights = economy.yield_weights(v, 0, strategy.PLAN_WEIGHTS["science"])
+        return economy.ranked_buildings(v, 0, city, weights, strategy.plan_items("science"), legal)
+
+    # no gold to spare: nothing with upkeep, whatever it gives, but what pays or costs nothing
+    broke = ranked(view(0.0, 5.0))
+    assert "library" not in broke and "courthouse" not in broke and "market" in broke
+    for name in broke:
+        b = tb.building(name)
+        assert tb.building_upkeep[b] == 0 or tb.building_yields[b, 2] >= tb.building_upkeep[b], name
+    # unhappy and broke: the colosseum (2 happiness for 1 gold), not the courthouse (2 for 4)
+    sad = ranked(view(0.0, -6.0))
+    assert "colosseum" in sad and "courthouse" not in sad
+    # 1.5 gold a turn to spare: a library (1 gold) fits, unless another city is building one
+    assert "library" in ranked(view(1.5, 5.0))
+    assert economy.budget(view(1.5, 5.0, library_elsewhere=True), 0, city) == pytest.approx(0.5)
+    assert "library" not in ranked(view(1.5, 5.0, library_elsewhere=True))
+
+
+def test_it_trains_a_caravan_only_with_gold_for_its_upkeep_unless_it_plays_for_diplomacy(obs):
+    pc = obs["player_cities"]
+    ids = np.array(pc["city_ids"])
+    ids[0, int(np.flatnonzero(ids[0] == 0)[0])] = 2  # a second city to trade with
+    yields = np.zeros(np.asarray(pc["yields"]).shape)
+    units = {**obs["units"], "unit_type": np.zeros((6, 30), int)}
+
+    def view(gold: float) -> dict:
+        y = yields.copy()
+        y[0, 2] = gold
+        v = _cities(obs, city_ids=ids, yields=y, bldg_maintenance=np.zeros_like(yields[:, 0]))
+        return {**v, "units": units, "treasury": np.float32(0), "num_trade_routes": 2}
+
+    assert not planner.caravans_paid(view(0.0), 0, "science")  # a route pays less than its upkeep
+    assert planner.caravans_paid(view(0.0), 0, "diplomatic")  # influence is that plan's victory
+    assert planner.caravans_paid(view(10.0), 0, "science")
+    no_slot = {**view(10.0), "num_trade_routes": 0}
+    assert not planner.caravans_paid(no_slot, 0, "diplomatic")
+
+
+def test_a_held_city_swaps_away_the_food_its_weights_overshot(obs):
+    from hexarena.games.terranova.bots.heuristic import work_ranking
+
+    view, city, ring, owned, slots = _city_of_two(obs, 6)
+    tiles = np.zeros((N_TILES, 7))
+    tiles[ring[slots[:2]], 1] = 3.0  # two mines: three production, no food
+    tiles[ring[slots[2:4]], 0] = 3.0  # two tiles of three food
+    tiles[ring[slots[4:6]], 0] = 2.0  # two of two food
+    view = _with_tiles(view, tiles)  # two citizens eat four: two more food from the tiles
+    ranking = work_ranking(view, 0, city, False, planner.HOLD_WORK_WEIGHTS, hold=True)
+    worked = ring[[j for j in ranking if owned[j]][:2]]
+    assert 2.0 + tiles[worked, 0].sum() == 4.0  # fed, no surplus (the weights' steps gave 8)
+    assert tiles[worked, 1].sum() == 3.0  # and the mine kept
+
+
+def test_an_unhappy_city_at_peace_builds_its_colosseum_before_another_soldier(obs):
+    tb = load_tables()
+    city = int(np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[0] > 0)[0])
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = tb.unit("warrior")
+    view = {**obs, "units": {**obs["units"], "unit_type": kinds}, "at_war": np.zeros((6, 6), int)}
+    ctx = {
+        "unit": "warrior",
+        "items": strategy.plan_items("science"),
+        "elsewhere": np.zeros(BUILDING_SLOTS, bool),
+        "caravan": False,
+    }
+
+    def builds(v: dict, first: list[str]) -> list[str]:
+        weights = economy.yield_weights(v, 0, strategy.PLAN_WEIGHTS["science"])
+        return planner.city_builds(v, 0, city, opts, first, {**ctx, "weights": weights})
+
+    opts = {"build": np.zeros((10, N_BUILDABLES), bool)}
+    for name in ("colosseum", "courthouse", "library", "monument"):
+        opts["build"][city, tb.building(name)] = True
+    for name in ("warrior", "settler"):
+        opts["build"][city, economy.unit_item(name)] = True
+    sad = {**view, "happiness": np.float32(-8)}
+    assert builds(sad, ["warrior"])[:2] == ["colosseum", "warrior"]
+    assert builds(sad, ["settler"])[0] == "settler"  # a city pays its unhappiness back
+    assert builds({**view, "happiness": np.float32(3)}, ["warrior"])[0] == "warrior"
+    at_war = np.zeros((6, 6), int)
+    at_war[0, 1] = at_war[1, 0] = 1
+    assert builds({**sad, "at_war": at_war}, ["warrior"])[0] == "warrior"

@@ -27,6 +27,7 @@ UNHAPPY_WEIGHT = 0.25  # happiness's weight grows by this share per unhappy poin
 WONDER_VALUE = 2.0  # a world wonder's score (10 points) and what it denies the others
 MIN_VALUE = 0.25  # a building must be worth this much per turn beyond its upkeep
 SPEND_ROUNDS = 30  # the treasury is spent over the rounds left, but at least over this many
+HAPPY_PER_GOLD = 1.0  # happiness a gold of upkeep that an unhappy empire builds beyond its budget
 GROWN_POP = 3  # a building per citizen is valued at least at this size (it stands for 300 rounds)
 
 
@@ -38,6 +39,12 @@ def net_gold(obs: dict[str, Any], me: int) -> float:
     upkeep = float(np.asarray(pc["bldg_maintenance"])[: len(mine)][mine].sum())
     units = int((np.asarray(obs["units"]["unit_type"])[me] > 0).sum())
     return income - upkeep - float(formulas.unit_upkeep(units, int(obs["current_turn"])))
+
+
+def unit_gold(obs: dict[str, Any]) -> float:
+    """Gold a turn one more unit costs now (about 1.4 at round 70, 1.8 at 100, 4.7 at 300)."""
+    turn = int(obs["current_turn"])
+    return float(formulas.unit_upkeep(3, turn) - formulas.unit_upkeep(2, turn))
 
 
 def spendable(obs: dict[str, Any], me: int) -> float:
@@ -82,25 +89,44 @@ def building_values(
     return value - tb.building_upkeep * weights[GOLD]
 
 
-def affordable(value: np.ndarray, upkeep: np.ndarray, gold: float, treasury: float) -> np.ndarray:
-    """Which buildings to queue: worth more than ``MIN_VALUE`` beyond their upkeep, and, with a
-    deficit and a thin treasury, only those that pay their own upkeep back in gold or happiness."""
+def budget(obs: dict[str, Any], me: int, city: int) -> float:
+    """Gold a turn left for new upkeep: :func:`spendable` less the upkeep of the buildings its
+    other cities are building now (city ``city``'s own is the one being chosen)."""
     tb = load_tables()
-    ok = value > MIN_VALUE
-    if gold < 0 and treasury < THIN_TREASURY:
-        pays = tb.building_yields[:, GOLD] + tb.building_percent[:, GOLD] > upkeep
-        ok &= pays | (tb.building_yields[:, HAPPY] > 0) | (upkeep == 0)
-    return ok
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    item = np.asarray(pc["is_constructing"])[: len(mine)].copy()
+    item[city] = -1
+    under_way = item[mine & (item >= 0) & (item < BUILDING_SLOTS)]
+    return spendable(obs, me) - float(tb.building_upkeep[under_way].sum())
+
+
+def affordable(obs: dict[str, Any], me: int, city: int, value: np.ndarray) -> np.ndarray:
+    """(148,) which buildings to queue in city ``city``: worth more than ``MIN_VALUE`` beyond
+    their upkeep, and either free to keep, paying their upkeep back in the city's gold, within
+    the :func:`budget`, or, while the empire is unhappy, giving :data:`HAPPY_PER_GOLD` happiness
+    a gold of upkeep (a colosseum, a theatre; not the courthouse's 2 for 4). Before, a building
+    was held back only once the treasury was spent: seed 0's bots queued courthouses, granaries
+    and libraries on a treasury of 50-170 and a growing deficit (10-24 gold a turn by round 100),
+    and by round 100 five of six had none left (the deficit then comes out of science)."""
+    tb = load_tables()
+    upkeep = tb.building_upkeep
+    city_gold = float(np.asarray(obs["player_cities"]["yields"])[city][GOLD])
+    pays = tb.building_yields[:, GOLD] + tb.building_percent[:, GOLD] / 100.0 * city_gold >= upkeep
+    happy = tb.building_yields[:, HAPPY]
+    unhappy = float(np.asarray(obs["happiness"])) < 0
+    calming = unhappy & (happy > 0) & (happy >= HAPPY_PER_GOLD * upkeep)
+    return (value > MIN_VALUE) & ((upkeep == 0) | pays | calming | (upkeep <= budget(obs, me, city)))
 
 
 def ranked_buildings(
     obs: dict[str, Any], me: int, city: int, weights: np.ndarray, plan_items: np.ndarray, legal: np.ndarray
 ) -> list[str]:
     """The buildings city ``city`` should build, best value per production first (only those
-    ``legal`` (148,) there now and worth their upkeep)."""
+    ``legal`` (148,) there now and :func:`affordable`)."""
     tb = load_tables()
     value = building_values(obs, me, city, weights, plan_items)
-    ok = legal & affordable(value, tb.building_upkeep, net_gold(obs, me), float(np.asarray(obs["treasury"])))
+    ok = legal & affordable(obs, me, city, value)
     cost = np.maximum(tb.building_cost, 1.0)
     rate = value / cost
     idx = np.flatnonzero(ok)

@@ -236,9 +236,33 @@ def work_ranking(
         if food_in + y[chosen, 0].sum() >= 2 * pop + surplus:
             break
         chosen = np.argsort(-(value + food_weight * y[:, 0]), kind="stable")[:pop]
+    if hold:
+        chosen = _trim_surplus(chosen, value, y[:, 0], 2 * pop - food_in)
     picked = set(chosen.tolist())
     rest = [j for j in np.argsort(-value, kind="stable") if j not in picked]
     return [int(j) for j in (*chosen, *rest)]
+
+
+def _trim_surplus(chosen: np.ndarray, value: np.ndarray, food: np.ndarray, need: float) -> np.ndarray:
+    """``chosen`` worked slots with their food surplus over ``need`` swapped away, one slot at a
+    time, each swap the one losing the least ``value`` among those that keep the city fed: the
+    food weights' steps overshoot by one to four food, and held cities grew anyway (in seed 0, a
+    bot at -13 to -3 happiness went from 20 to 35 citizens in 40 rounds)."""
+    chosen = chosen.copy()
+    for _ in range(len(chosen)):
+        extra = float(food[chosen].sum()) - need
+        if extra <= 0:
+            break
+        rest = np.setdiff1d(np.flatnonzero(np.isfinite(value)), chosen)
+        if not len(rest):
+            break
+        cut = food[chosen][:, None] - food[rest][None, :]  # food saved by swapping i for j
+        loss = np.where((cut > 0) & (cut <= extra), value[chosen][:, None] - value[rest][None, :], np.inf)
+        if not np.isfinite(loss).any():
+            break
+        i, j = np.unravel_index(np.argmin(loss), loss.shape)
+        chosen[i] = rest[j]
+    return chosen
 
 
 def policy_order() -> tuple[str, ...]:

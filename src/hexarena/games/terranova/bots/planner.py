@@ -25,7 +25,9 @@ from hexarena.games.terranova.bots.heuristic import (
     site_values,
     work_ranking,
 )
+from hexarena.games.terranova.bots.military import steps_to
 from hexarena.games.terranova.bots.religion import tenet_order
+from hexarena.games.terranova.bots.steps import free_reach, progress
 from hexarena.games.terranova.bots.trade import peace_plan
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
@@ -34,12 +36,16 @@ from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
 SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
 SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
-# found another city only while happiness stays at least this after it: a city is worth about 12
-# points of score (its tiles, citizens and itself) against 2 % of production and gold per unhappy
-# point, and the rivals expand whatever their happiness
-EXPAND_HAPPINESS = -10
+# beyond EARLY_CITIES, found another city only while happiness stays at least this after it: a
+# city is worth about 12 points of score (its tiles, citizens and itself) against 2 % of
+# production and gold per unhappy point, and the rivals expand whatever their happiness; at -10
+# seed 0's bots founded their seventh to ninth cities at -6 and stayed below zero to round 200
+EXPAND_HAPPINESS = -2
 EARLY_CITIES = 6  # up to this many cities, expand whatever the happiness
-GROWTH_HAPPINESS = 2  # below this its cities stop growing (each citizen is one unhappiness)
+# below this its cities stop growing (each citizen is one unhappiness): a margin over zero, since
+# a city founded or a luxury traded away takes 4 at once (at 2, seed 0's and seed 2's bots were
+# at -0.8 and -0.5 at round 200)
+GROWTH_HAPPINESS = 4
 POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a worked tile when short
 # growth held: food counts against a tile (the ranking still feeds every citizen), so a city
 # works production and gold with no food to spare
@@ -103,30 +109,48 @@ def city_builds(
     ctx: dict[str, Any],
 ) -> list[str]:
     """City ``city``'s ranked buildables: the empire's needs assigned to it (``first``), then its
-    buildings by value per production, then upkeep-free ones, a caravan (gold on a route), the
-    other buildings by value, and last the best unit (a city always has something to build, so
-    the resolver never falls back to an arbitrary item, and never to a unit it need not keep)."""
+    buildings by value per production, then upkeep-free ones, a caravan while it has the gold for
+    one (:func:`caravans_paid`), the other buildings by upkeep then value, and last the best unit
+    (a city always has something to build, so the resolver never falls back to an arbitrary item,
+    and never to a unit it need not keep)."""
     tb = load_tables()
     legal = economy.legal_buildables(opts, city)
     if not legal.any():  # a city founded during this move: what its empire can build
         legal = ctx["legal_any"]
     names = [*tb.building_names, *tb.unit_names[1:]]
     buildings = legal[:BUILDING_SLOTS] & ~ctx["elsewhere"]
-    order = list(first)
-    order += economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
+    ranked = economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
+    order = calming_first(obs, me, ranked, first) + list(first)
+    order += ranked
     free = np.flatnonzero(buildings & (tb.building_upkeep == 0))
     order += [tb.building_names[b] for b in free if tb.building_names[b] not in order]
-    order.append("caravan")
+    if ctx.get("caravan", True):
+        order.append("caravan")
     # then every other building that gives something, the least costly to keep first: its upkeep
     # (1 to 3 gold) is less than a unit's (about 2 gold at round 100, 4.7 at 300)
     value = economy.building_values(obs, me, city, ctx["weights"], ctx["items"])
     gain = value + tb.building_upkeep * ctx["weights"][economy.GOLD]
     rest = np.flatnonzero(buildings & (gain > 0))
-    order += [tb.building_names[b] for b in rest[np.argsort(-value[rest], kind="stable")]]
+    order += [tb.building_names[b] for b in rest[np.lexsort((-value[rest], tb.building_upkeep[rest]))]]
     if ctx["unit"]:
         order.append(ctx["unit"])
+    order.append("caravan")  # a caravan without the gold for it only where nothing else is legal
     order = list(dict.fromkeys(order))
     return [n for n in order if legal[names.index(n)]] or order
+
+
+def calming_first(obs: dict[str, Any], me: int, ranked: list[str], first: list[str]) -> list[str]:
+    """The happiness buildings of ``ranked`` (a colosseum, a circus) that go before the city's
+    assigned need while the empire is unhappy and at peace, unless that need is a settler or a
+    worker (their cities pay back) or the army has no unit yet: in seed 1, a bot at -17 happiness
+    had eight warriors and no colosseum at round 100."""
+    tb = load_tables()
+    if float(np.asarray(obs["happiness"])) >= 0 or np.asarray(obs["at_war"])[me].any():
+        return []
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    if first and (first[0] in ("settler", "worker") or not (military.power(kinds) > 0).any()):
+        return []
+    return [n for n in ranked if tb.building_yields[tb.building(n), economy.HAPPY] > 0][:1]
 
 
 def needs(
@@ -161,6 +185,11 @@ def needs(
         out.append("scout")  # early, while a rival's border is a tile or two: it sees over it
     if wants_settler(obs, me, sites):
         out.append("settler")
+    workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
+    luxuries = int((resource_sites(obs, me)[0] == 3).sum())
+    if luxuries and workers < min(luxuries, (int(mine.sum()) + 1) // 2):
+        out.append("worker")  # a bare luxury is 4 happiness: before the army
+        workers += 1
     if unit and int((kinds > 0).sum()) < MAX_UNITS - 2:
         war = bool(np.asarray(obs["at_war"])[me].any())
         target = military.army_target(int(mine.sum()), plan, gold, war)
@@ -177,11 +206,20 @@ def needs(
             take = bool(siege) and i % military.SIEGE_SHARE == 1 and room > 0
             room -= take
             out.append(siege if take else unit)
-    workers = int((kinds == tb.unit("worker")).sum()) + int((training == tb.unit("worker")).sum())
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
-    if wants_caravan(obs, me) and not (training == tb.unit("caravan")).any():
+    if caravans_paid(obs, me, plan) and not (training == tb.unit("caravan")).any():
         out.append("caravan")
     return out
+
+
+def caravans_paid(obs: dict[str, Any], me: int, plan: str) -> bool:
+    """Whether to train a caravan: a route slot free (:func:`.caravans.wants_caravan`) and, unless
+    the plan is diplomacy (influence is its victory), gold a turn to spare for its upkeep: a route
+    to a city state pays the origin about a gold a turn, less than the caravan's upkeep (1.4 at
+    round 70), and seed 0's bots kept three each on a deficit."""
+    if not wants_caravan(obs, me):
+        return False
+    return plan == "diplomatic" or economy.spendable(obs, me) >= economy.unit_gold(obs)
 
 
 def assign(
@@ -228,6 +266,7 @@ def plan_move(
         "items": strategy.plan_items(plan),
         "elsewhere": elsewhere,
         "legal_any": legal_any,
+        "caravan": caravans_paid(obs, me, plan),
     }
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
     wanted = needs(obs, me, plan, unit, sites, legal_any)
@@ -258,6 +297,7 @@ def plan_move(
     march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
     units = military.unit_orders(obs, me, march, opts, rng)
     claimed: list[int] = []
+    bound: list[int] = []  # resource tiles workers of this move are bound for
     for slot in np.flatnonzero(kinds > 0):
         name, pos = tb.unit_names[kinds[slot]], int(where[slot])
         if name == "settler":
@@ -265,9 +305,9 @@ def plan_move(
         elif name == "caravan":
             units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
         elif name == "worker":
-            units[str(slot)] = worker_order(obs, me, pos)
+            units[str(slot)] = worker_order(obs, me, int(slot), pos, opts, bound)
     return {
-        "tech": strategy.tech_order(obs, plan),
+        "tech": strategy.tech_order(obs, plan, me),
         "policy": strategy.policy_order(plan),
         "tenet": tenets(obs, me),
         "units": units,
@@ -305,21 +345,77 @@ def tenets(obs: dict[str, Any], me: int) -> list[str]:
     return list(tenet_order(obs, me, PANTHEONS))
 
 
-def worker_order(obs: dict[str, Any], me: int, pos: int) -> dict[str, Any]:
-    """Improve the unimproved tiles of its borders, luxuries first (each kind is 4 happiness), then
-    strategic and bonus resources, then the nearest; no roads (each costs 1 gold a turn)."""
+def resource_sites(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
+    """(H,) int twice: each tile's rank for a worker (3 luxury, 2 strategic, 1 bonus, 0 none) and
+    the worker category that improves its resource (-1 none), where the tile is ``me``'s, bare,
+    on land, not a city's centre (that one counts without an improvement), and its improvement's
+    tech is known: a resource counts (a luxury's 4 happiness, a strategic unit's prerequisite)
+    only once improved."""
     tb = load_tables()
+    pc = obs["player_cities"]
+    owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1).max(0) >= 2
+    bare = owned & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    bare &= np.isin(np.asarray(obs["elevation_map"]).reshape(-1), (1, 2))
+    ids = np.asarray(pc["city_ids"])[me]
+    bare[_tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])] = False
+    resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
+    improvement = tb.resource_improvement[resource]
+    tech = tb.improvement_tech[improvement]
+    known = np.asarray(obs["technologies"])[np.maximum(tech, 0)] > 0
+    ok = bare & (resource > 0) & (tech >= 0) & known
+    category = np.full(N_TILES, -1)
+    for i in np.unique(improvement[ok]):
+        cats = np.flatnonzero(tb.category_improvement == i)
+        category[ok & (improvement == i)] = cats[0] if len(cats) else -1
+    ok &= category >= 0
+    rank = np.where(ok, np.array([0, 1, 2, 3])[tb.resource_kind[resource]], 0)
+    return rank, category
+
+
+def worker_order(
+    obs: dict[str, Any],
+    me: int,
+    slot: int,
+    pos: int,
+    opts: dict[str, Any] | None = None,
+    claimed: list[int] | None = None,
+) -> dict[str, Any]:
+    """Improve the resources of its borders first, luxuries first (each kind is 4 happiness; seed
+    0's bots left 5-7 luxury tiles of theirs bare for 60 rounds, their workers farming every tile
+    they stood on), then strategic and bonus ones, walking there by land; with none left, the
+    tile it stands on, else the nearest bare tile of its borders; no roads (each costs 1 gold a
+    turn). ``claimed``: resource tiles other workers of this move are bound for."""
+    tb = load_tables()
+    claimed = [] if claimed is None else claimed
+    rank, category = resource_sites(obs, me)
+    legal_here = None if opts is None else np.asarray(opts["categories"][slot], bool)
+    if legal_here is not None and category[pos] >= 0 and not legal_here[category[pos]]:
+        rank[pos] = 0  # its improvement cannot go here (a rule the map does not show)
+    rank[claimed] = 0
+    builds = [c for c in WORKER_BUILDS if c != "road"]
+    if rank.max() > 0:
+        cand = np.flatnonzero(rank == rank.max())
+        steps = steps_to(obs, me, pos, np.zeros(len(np.asarray(obs["at_war"])), bool))
+        cand = cand[np.isfinite(steps[cand])]
+        if len(cand):
+            goal = int(cand[np.argmin(steps[cand] + 0.01 * distance_np(cand, pos))])
+            claimed.append(goal)
+            if goal == pos:
+                return {"categories": [tb.category_names[category[pos]], *builds], "targets": [pos]}
+            reach = free_reach(obs, me, slot, opts) if opts is not None else None
+            if reach is None or not reach.any():
+                reach = np.zeros(N_TILES, bool)
+                nb = work_area()[pos, :7]
+                reach[nb[nb >= 0]] = True
+            way = steps_to(obs, me, goal, np.zeros(len(np.asarray(obs["at_war"])), bool))
+            return {"categories": ["move"], "targets": progress(way, pos, goal, reach)}
     pc = obs["player_cities"]
     owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
     bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
     bare[pos] = False  # it builds here if it can; else it walks on (a move here would hold it)
     idx = np.flatnonzero(bare)
-    resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1)[idx], 0)
-    kind = np.where(resource > 0, tb.resource_kind[resource], 0)  # 1 bonus, 2 strategic, 3 luxury
-    rank = np.array([3, 2, 1, 0])[kind]
-    near = idx[np.lexsort((distance_np(idx, pos), rank))][:TOP]
-    categories = [c for c in WORKER_BUILDS if c != "road"]
-    return {"categories": categories, "targets": [int(t) for t in near]}
+    near = idx[np.argsort(distance_np(idx, pos), kind="stable")][:TOP]
+    return {"categories": builds, "targets": [int(t) for t in near]}
 
 
 def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict[str, Any] | None) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.games.terranova.bots import economy, military
+from hexarena.games.terranova.engine.geometry import N_TILES
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
 from hexarena.games.terranova.engine.state import N_PLAYERS
 from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
@@ -125,17 +126,35 @@ def goal_techs(plan: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def tech_order(obs: dict[str, Any], plan: str) -> list[str]:
-    """Open techs ranked: the opening's (and what leads to them), then what leads to the plan's
-    next goal tech, cheapest first, then every other open tech by cost (a wide tree is research
-    that is never wasted)."""
+def luxury_techs(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(81,) bool: the techs of the improvements the luxuries in ``me``'s borders still lack
+    (seed 0's whales and marble waited for Sailing and Masonry): each is 4 happiness."""
+    tb = load_tables()
+    owned = np.asarray(obs["player_cities"]["ownership_map"])[me].reshape(-1, N_TILES).max(0) >= 2
+    resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
+    bare = owned & (resource > 0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    luxury = bare & (tb.resource_kind[resource] == 3)
+    tech = tb.improvement_tech[tb.resource_improvement[resource[luxury]]]
+    out = np.zeros(tb.n_techs, bool)
+    out[tech[tech >= 0]] = True
+    return out
+
+
+def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[str]:
+    """Open techs ranked: the opening's and the improvements of ``me``'s bare luxuries
+    (:func:`luxury_techs`), and what leads to them, then what leads to the plan's next goal tech,
+    cheapest first, then every other open tech by cost (a wide tree is research that is never
+    wasted)."""
     tb = load_tables()
     known = np.asarray(obs["technologies"]) > 0
     legal = ~known & np.all(~tb.tech_prereq | known, axis=1)
     priority = np.zeros(tb.n_techs)
-    for name in OPENING:
-        priority[tb.tech(name)] = 2.0
-        priority[ancestors()[tb.tech(name)]] = 2.0
+    opening = [tb.tech(name) for name in OPENING]
+    if me is not None:
+        opening += [int(t) for t in np.flatnonzero(luxury_techs(obs, me))]
+    for t in opening:
+        priority[t] = 2.0
+        priority[ancestors()[t]] = 2.0
     goals = [t for t in goal_techs(plan) if not known[t]]
     if goals:
         target = goals[0]
