@@ -201,6 +201,7 @@ def test_roads_carry_a_unit_three_tiles_a_move(field, unit, far):
     assert not reach[path[far + 1]]
 
 
+@pytest.mark.slow  # a compilation of the batched unit phase (40 s of the 12-minute make test)
 def test_one_game_branching_gives_the_masked_batch_result(field):
     """``unit_phase`` (one game: each slot runs only its chosen action and its kind's checks, through
     ``lax.cond``) gives what the masked form under ``vmap`` gives (``unit_phase_games`` over two
