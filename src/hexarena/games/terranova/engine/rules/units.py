@@ -752,17 +752,13 @@ def unit_phase_games(
     """:func:`unit_phase` of each game's player over a leading axis of games, with the same results.
     A slot where no game has an idle unit is skipped, as its action would change nothing: under
     ``vmap`` a per-game skip would compute every slot anyway, and most slots are empty."""
+    if states.player.shape[0] == 1:  # one game: no vmap, so its slots branch (unit_phase)
+        one = jax.tree_util.tree_map(lambda x: x[0], states)
+        one, cats, targets = unit_phase(one, one.player, type_scores[0], target_scores[0])
+        return jax.tree_util.tree_map(lambda x: x[None], one), cats[None], targets[None]
     p = states.player
     states, routes, peace = jax.vmap(_prepare_units)(states, p)
-    if p.shape[0] == 1:  # one game: no vmap over the slots' actions, so the costly ones can branch
-
-        def acts(st: GameState, *args: jax.Array) -> tuple[GameState, jax.Array]:
-            slot_of_one = [a if i == 1 else a[0] for i, a in enumerate(args)]  # args[1]: the slot
-            one = jax.tree_util.tree_map(lambda x: x[0], st)
-            return jax.tree_util.tree_map(lambda x: x[None], _act(one, *slot_of_one, branch=True))
-
-    else:
-        acts = jax.vmap(_act, in_axes=(0, 0, None, 0, 0, 0, 0))
+    acts = jax.vmap(_act, in_axes=(0, 0, None, 0, 0, 0, 0))
     nothing = jnp.full((p.shape[0], 2), -1, jnp.int32)
 
     def act(st: GameState, slot: jax.Array) -> tuple[GameState, jax.Array]:
