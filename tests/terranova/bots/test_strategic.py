@@ -1081,3 +1081,54 @@ def test_an_unhappy_city_at_peace_builds_its_colosseum_before_another_soldier(ob
     at_war = np.zeros((6, 6), int)
     at_war[0, 1] = at_war[1, 0] = 1
     assert builds({**sad, "at_war": at_war}, ["warrior"])[0] == "warrior"
+
+
+def test_a_worker_embarks_to_improve_a_sea_luxury_of_its_borders_once_it_knows_sailing(obs):
+    view, goal, start = _bare_luxury(obs, "pearls", ("sailing",))
+    shape = np.asarray(obs["elevation_map"]).shape
+    elevation = np.asarray(obs["elevation_map"]).reshape(-1).copy()
+    elevation[goal] = 0  # the pearls' tile is sea of red's borders
+    view = {**view, "elevation_map": elevation.reshape(shape), "lake_map": np.zeros(shape, int)}
+    order = planner.worker_order(view, 0, 0, start)
+    assert order["categories"] == ["move"]
+    assert distance_np(order["targets"][0], goal) < distance_np(start, goal)
+    here = planner.worker_order(view, 0, 0, goal)
+    assert here["categories"][0] == "fishing_boat" and here["targets"] == [goal]
+    # a lake is no sea: no fishing boat there (nor does a unit embark on one)
+    lake = {**view, "lake_map": (np.arange(N_TILES) == goal).reshape(shape).astype(int)}
+    assert planner.resource_sites(lake, 0)[0][goal] == 0
+    # without Sailing the worker cannot go to sea: it improves where it stands
+    techs = np.array(view["technologies"])
+    techs[load_tables().tech("sailing")] = 0
+    assert planner.worker_order({**view, "technologies": techs}, 0, 0, start)["categories"][0] == "farm"
+
+
+def test_a_city_site_counts_each_luxury_kind_its_empire_lacks_within_two_rings(obs):
+    tb = load_tables()
+    view, goal, _ = _bare_luxury(obs, "wine", ())
+    dist = distance_np(np.arange(N_TILES)[:, None], np.arange(N_TILES)[None, :])
+    site = int(np.flatnonzero((planner.site_values(view, 0) > -np.inf) & (dist[goal] > 6))[0])
+    ring = np.flatnonzero(dist[site] == 2)
+    res = np.zeros(N_TILES, int)
+    res[ring[:2]] = tb.resource("silk")  # one kind on two tiles counts once
+    res[ring[2]] = tb.resource("wine")  # a kind the empire has (on ``goal``) counts nothing
+    res[goal] = tb.resource("wine")
+    res[site] = tb.resource("iron")  # not a luxury
+    shape = np.asarray(view["visible_resources_map_players"]).shape
+    bonus = planner.luxury_sites({**view, "visible_resources_map_players": res.reshape(shape)}, 0)
+    assert bonus[site] == planner.LUXURY_SITE
+    assert bonus[dist[ring[:2]].min(0) > 2].max() == 0  # beyond two rings of the silk: nothing
+
+
+def test_an_unhappy_empire_researches_the_colosseum_first_and_takes_monarchy_early(obs):
+    from hexarena.games.terranova.bots.strategy import ancestors
+
+    tb = load_tables()
+    techs = np.zeros(tb.n_techs, int)
+    techs[ancestors()[tb.tech("construction")]] = 1  # Construction is open, and cheaper techs too
+    content = {**obs, "technologies": techs, "happiness": np.float32(3)}
+    unhappy = {**content, "happiness": np.float32(-4)}
+    assert strategy.tech_order(unhappy, "science", 0)[0] == "construction"
+    assert strategy.tech_order(content, "science", 0)[0] != "construction"
+    order = strategy.policy_order("science")
+    assert order.index("monarchy") < order.index("landed_elite")

@@ -54,6 +54,9 @@ HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
 # too (the techs make an army obsolete faster than it is replaced; old units die in the assault)
 MARCH_ARMY = 6
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
+# a site's value per luxury kind the empire lacks within its two rings: about two rings' tiles of
+# food (a site is worth 50-80); each kind is 4 happiness, a city's own unhappiness is 3 and a citizen
+LUXURY_SITE = 12.0
 TOP = 12
 
 
@@ -98,6 +101,22 @@ def wants_settler(obs: dict[str, Any], me: int, sites: np.ndarray) -> bool:
         return True
     near = np.min(distance_np(np.arange(N_TILES)[:, None], cities[None, :]), axis=1) <= SETTLE_RANGE
     return bool((np.isfinite(sites) & near).any())
+
+
+def luxury_sites(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(H,) :data:`LUXURY_SITE` for each kind of luxury within a site's two rings that the empire
+    has no tile of yet (with two to three kinds a seat, seeds 0-5's bots were at -6 to -20 happiness
+    from round 40 to round 80, when the colosseums came)."""
+    tb = load_tables()
+    resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
+    owned = np.asarray(obs["player_cities"]["ownership_map"])[me].reshape(MAX_CITIES, -1).max(0) >= 2
+    luxury = tb.resource_kind[resource] == 3
+    new = np.where(luxury & ~np.isin(resource, resource[owned & luxury]), resource, 0)
+    area = work_area()[:, :19]
+    around = np.where(area >= 0, new[np.maximum(area, 0)], 0)  # (H, 19) luxury ids, 0 none
+    around = np.sort(around, axis=1)
+    kinds = ((around[:, 1:] != around[:, :-1]) & (around[:, 1:] > 0)).sum(1) + (around[:, 0] > 0)
+    return LUXURY_SITE * kinds
 
 
 def city_builds(
@@ -248,7 +267,7 @@ def plan_move(
     mine = np.flatnonzero(ids > 0)
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     where = _tiles(np.asarray(obs["units"]["unit_rowcol"])[me])
-    sites = site_values(obs, me)
+    sites = site_values(obs, me) + luxury_sites(obs, me)
     if opts is not None and len(mine):
         legal_any = np.asarray(opts["build"])[mine].any(0)
     else:
@@ -348,18 +367,23 @@ def tenets(obs: dict[str, Any], me: int) -> list[str]:
 def resource_sites(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
     """(H,) int twice: each tile's rank for a worker (3 luxury, 2 strategic, 1 bonus, 0 none) and
     the worker category that improves its resource (-1 none), where the tile is ``me``'s, bare,
-    on land, not a city's centre (that one counts without an improvement), and its improvement's
-    tech is known: a resource counts (a luxury's 4 happiness, a strategic unit's prerequisite)
-    only once improved."""
+    not a city's centre (that one counts without an improvement), and its improvement's tech is
+    known: a resource counts (a luxury's 4 happiness, a strategic unit's prerequisite) only once
+    improved. A fishing boat's tile is sea (not a lake): its tech, Sailing, is the one with which a
+    worker embarks to build it (seed 1's bot whose only luxury was pearls left them bare to round
+    100, at -18 happiness, while its workers farmed)."""
     tb = load_tables()
     pc = obs["player_cities"]
     owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1).max(0) >= 2
     bare = owned & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
-    bare &= np.isin(np.asarray(obs["elevation_map"]).reshape(-1), (1, 2))
     ids = np.asarray(pc["city_ids"])[me]
     bare[_tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])] = False
     resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
     improvement = tb.resource_improvement[resource]
+    elevation = np.asarray(obs["elevation_map"]).reshape(-1)
+    sea = (elevation == 0) & (np.asarray(obs["lake_map"]).reshape(-1) <= 0)
+    on_water = tb.improvement_flags["water"][improvement]
+    bare &= np.where(on_water, sea, np.isin(elevation, (1, 2)))
     tech = tb.improvement_tech[improvement]
     known = np.asarray(obs["technologies"])[np.maximum(tech, 0)] > 0
     ok = bare & (resource > 0) & (tech >= 0) & known

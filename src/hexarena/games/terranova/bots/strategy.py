@@ -99,7 +99,9 @@ PLAN_TREES = {
     "diplomatic": ("tradition", "patronage", "commerce", "liberty", "rationalism", "aesthetics"),
     "domination": ("liberty", "honor", "tradition", "commerce", "rationalism", "exploration"),
 }
-OPENERS = ("tradition_opener", "liberty_opener", "legalism", "landed_elite", "monarchy", "republic")
+# Monarchy before Landed Elite: half a happiness and half a gold per citizen of the capital (about
+# 4 of each at round 60), when six new cities had the empire at -6 to -20 from round 40 to 80
+OPENERS = ("tradition_opener", "liberty_opener", "legalism", "monarchy", "landed_elite", "republic")
 
 
 @cache
@@ -142,7 +144,9 @@ def luxury_techs(obs: dict[str, Any], me: int) -> np.ndarray:
 
 def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[str]:
     """Open techs ranked: the opening's and the improvements of ``me``'s bare luxuries
-    (:func:`luxury_techs`), and what leads to them, then what leads to the plan's next goal tech,
+    (:func:`luxury_techs`), and what leads to them (while ``me`` is unhappy, those luxuries' and
+    the colosseum's first: seed 2's poorest bot was at -10 without Construction at round 100),
+    then what leads to the plan's next goal tech,
     cheapest first, then every other open tech by cost (a wide tree is research that is never
     wasted)."""
     tb = load_tables()
@@ -155,6 +159,11 @@ def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[st
     for t in opening:
         priority[t] = 2.0
         priority[ancestors()[t]] = 2.0
+    if me is not None and float(np.asarray(obs["happiness"])) < 0:  # the calming techs lead it
+        calming = luxury_techs(obs, me) | tb.building_tech[tb.building("colosseum")]
+        for t in np.flatnonzero(calming):
+            priority[t] = 3.0
+            priority[ancestors()[t] & ~known] = 3.0
     goals = [t for t in goal_techs(plan) if not known[t]]
     if goals:
         target = goals[0]
