@@ -381,11 +381,35 @@ def test_a_conquest_trains_melee_units_since_a_ranged_blow_never_takes_a_city(ob
     legal = np.zeros(N_BUILDABLES, bool)
     legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("crossbowman", "pikeman", "trebuchet")]] = True
     assert military.best_unit(legal) == "crossbowman" and military.best_unit(legal, melee=True) == "pikeman"
-    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200)}
+    rich = np.float32(3000)  # about 29 gold a turn to spend over the 100 rounds left
+    view = {**obs, "at_war": np.zeros((6, 6), int), "current_turn": np.int32(200), "treasury": rich}
     no_land = np.full(N_TILES, -np.inf)
     conquest = planner.needs(view, 0, "domination", "crossbowman", no_land, legal)
     assert "crossbowman" not in conquest and conquest.count("pikeman") >= military.ASSAULT - 1
     assert "pikeman" not in planner.needs(view, 0, "science", "crossbowman", no_land, legal)
+
+
+def test_its_army_grows_only_on_gold_it_can_pay_for_beyond_a_garrison_at_war(obs):
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[BUILDING_SLOTS + tb.unit("pikeman") - 1] = True
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = tb.unit("pikeman")  # its defender
+    base = {**obs, "units": {**obs["units"], "unit_type": kinds}, "current_turn": np.int32(200)}
+    at_war = np.zeros((6, 6), int)
+    at_war[0, 1] = at_war[1, 0] = 1
+    no_land = np.full(N_TILES, -np.inf)
+    cities = int((np.asarray(obs["player_cities"]["city_ids"])[0] > 0).sum())
+
+    def pikemen(treasury: float, war: bool) -> int:
+        view = {**base, "treasury": np.float32(treasury), "at_war": at_war if war else 0 * at_war}
+        return planner.needs(view, 0, "domination", "pikeman", no_land, legal).count("pikeman")
+
+    assert economy.spendable({**base, "treasury": np.float32(0)}, 0) < economy.unit_gold(base)
+    assert pikemen(0, war=False) == 0  # broke at peace: no new soldier
+    two = 60 + 100 * (2.5 * economy.unit_gold(base) - economy.net_gold(base, 0))  # two to the cap
+    assert pikemen(two, war=False) == 2
+    assert pikemen(0, war=True) == cities  # broke at war: a garrison a city, plus one
 
 
 def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(obs):
