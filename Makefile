@@ -67,7 +67,7 @@ train: $(STAMP)
 	$(BIN)/python -m hexarena.rl.train smallworld --minutes 65 --jobs 2 --out docs/rl
 	HEXARENA_JAX_CACHE=$${HEXARENA_JAX_CACHE:-.jax_cache} $(BIN)/python -m hexarena.rl.train terranova --minutes 35 \
 		--es warm_scale=2 --bc-games 8 --bc-minutes 10 --eval-games 256 --eval-minutes 30 \
-		--heuristic-games 200 --heuristic-minutes 25 --jobs 2 --out docs/rl
+		--heuristic-games 200 --heuristic-minutes 25 --valid-games 64 --eval-every 3 --jobs 2 --out docs/rl
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

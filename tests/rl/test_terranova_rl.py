@@ -184,12 +184,24 @@ def test_behaviour_cloning_fits_the_bots_choice_among_the_legal_options():
 @pytest.mark.slow
 def test_trainer_smoke_run_writes_its_files(tmp_path):
     """One cloned heuristic game and two ES generations of one-round games at batch 16 (a shape
-    the other Terra Nova tests' cache already holds), then both evaluations and the files."""
+    the other Terra Nova tests' cache already holds), held-out games after each, then both
+    evaluations and the files."""
     from hexarena.rl.train import main
 
     args = ["terranova", "--out", str(tmp_path), "--generations", "2", "--minutes", "60"]
     args += ["--es", "turn_cap=1", "--es", "map_pool=4", "--eval-games", "16", "--heuristic-games", "1"]
-    args += ["--bc-games", "1", "--es", "pairs=6", "--es", "monitor=4"]
+    args += [
+        "--bc-games",
+        "1",
+        "--es",
+        "pairs=6",
+        "--es",
+        "monitor=4",
+        "--valid-games",
+        "16",
+        "--eval-every",
+        "1",
+    ]
     main(args)
     out = tmp_path / "terranova"
     results = json.loads((out / "results.json").read_text())
@@ -198,6 +210,10 @@ def test_trainer_smoke_run_writes_its_files(tmp_path):
     assert results["games_vs_heuristic"] == 1 and results["notes"] == []
     assert results["bare_random_env_steps_per_s"] > 0 and results["training_env_steps_per_s"] > 0
     assert len(results["curve"]["win_rate_vs_random"]) == 2
+    # the start and both generations played the held-out games; the best of them is the one saved
+    assert [v["generation"] for v in results["held_out"]] == [0, 1, 2]
+    kept = results["held_out"][results["kept_generation"]]
+    assert kept["win_rate"] == max(v["win_rate"] for v in results["held_out"])
     assert (out / "policy.npz").is_file() and (out / "curve.png").is_file()
 
 

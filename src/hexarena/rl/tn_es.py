@@ -31,6 +31,7 @@ from hexarena.rl.es import Adam, centred_ranks
 from hexarena.rl.tn_policy import N_PARAMS, act
 
 RANDOM = -1  # a seat of the seat table played by the uniform random player
+VALID_SEED = 900_000  # map seeds of the held-out games that pick the generation kept
 
 
 class ESConfig(NamedTuple):
@@ -148,9 +149,15 @@ def train(
     generations: int | None = None,
     theta0: np.ndarray | None = None,
     log: Any = print,
+    valid_games: int = 0,
+    valid_every: int = 3,
 ) -> dict[str, Any]:
     """Run ES from ``theta0`` (default zeros) until ``minutes`` (or ``generations``) pass; returns
-    the mean, the curve and timings."""
+    the weights kept, the curve and timings. With ``valid_games``, the start and the mean every
+    ``valid_every`` generations (and the last) play that many held-out games against random
+    players (map seeds :data:`VALID_SEED` ..), and the best of them is kept: ES's mean wanders
+    (14 generations from the cloned start ended at 84 % against random players, where one
+    generation had given 89-92 %), and the 8 monitor games a generation are too few to tell."""
     rng = np.random.default_rng(seed)
     g_total, p = n_games(cfg), 2 * cfg.pairs
     stream = streams(cfg)
@@ -163,6 +170,17 @@ def train(
     curve |= {"mean_score_vs_random": [], "win_rate_vs_random": [], "best_random_score": []}
     start, steps, gen = time.perf_counter(), 0, 0
     first_done = None
+    valid: list[dict[str, Any]] = []
+
+    def validate() -> None:
+        t = time.perf_counter()
+        point = evaluate(mean, cfg, valid_games, VALID_SEED) | {"generation": gen, "theta": mean.copy()}
+        point["wall_s"] = round(time.perf_counter() - t, 1)
+        valid.append(point)
+        log(f"held out, generation {gen}: won {point['win_rate']:.3f} of {point['games']}")
+
+    if valid_games:
+        validate()
     while generations is None or gen < generations:
         eps = rng.standard_normal((cfg.pairs, N_PARAMS)).astype(np.float32)
         cands = np.concatenate([mean + cfg.sigma * eps, mean - cfg.sigma * eps, mean[None]])
@@ -193,23 +211,32 @@ def train(
         ):
             curve[name].append(value)
         if first_done is None:
-            first_done = (elapsed, steps)
+            first_done = (elapsed - sum(v["wall_s"] for v in valid), steps)
         log(
             f"generation {gen}: {steps:,} env steps, {elapsed:,.0f} s; candidates: margin over the "
             f"best random player {fitness.mean():+.2f} (best {fitness.max():+.2f}), won "
             f"{won[:p].mean():.2f}; the mean: won {curve['win_rate_vs_random'][-1]:.2f} of {cfg.monitor}"
         )
+        last = elapsed > minutes * 60 or gen == generations
+        if valid_games and (last or gen % valid_every == 0):
+            validate()
         if elapsed > minutes * 60:
             break
     wall = time.perf_counter() - start
-    later_s, later_steps = wall - first_done[0], steps - first_done[1]
+    playing = wall - sum(v["wall_s"] for v in valid)  # the held-out games are not training
+    later_s, later_steps = playing - first_done[0], steps - first_done[1]
+    kept = max(
+        valid, key=lambda v: (v["win_rate"], v["mean_score"] - v["mean_best_random_score"]), default=None
+    )
     return {
-        "theta": mean,
+        "theta": kept["theta"] if kept else mean,
+        "kept_generation": kept["generation"] if kept else gen,
+        "valid": [{k: v for k, v in point.items() if k != "theta"} for point in valid],
         "curve": curve,
         "generations": gen,
         "env_steps": steps,
         "wall_s": wall,
-        "env_steps_per_s": later_steps / later_s if later_steps else steps / wall,
+        "env_steps_per_s": later_steps / later_s if later_steps else steps / playing,
     }
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import jax
 
-from hexarena.rl.tn_es import ESConfig, bare_rate, evaluate, n_games, train
+from hexarena.rl.tn_es import VALID_SEED, ESConfig, bare_rate, evaluate, n_games, train
 from hexarena.rl.tn_policy import save
 
 EVAL_SEED = 1_000_000  # map seeds of the games against random players (training uses 0 .. map_pool - 1)
@@ -38,10 +38,15 @@ def es_config(args: argparse.Namespace) -> ESConfig:
     return ESConfig(**fields)
 
 
-def draw_curve(path: Path, curve: dict, cfg: ESConfig, plot_curve: Callable[..., None]) -> None:
-    """The ES curve, each generation a marker (a short run has only a few)."""
+def draw_curve(
+    path: Path, curve: dict, valid: list[dict], cfg: ESConfig, plot_curve: Callable[..., None]
+) -> None:
+    """The ES curve, each generation a marker (a short run has only a few), with the held-out
+    win rates where they were played."""
     import matplotlib
 
+    held_out = {v["generation"]: v["win_rate"] for v in valid}
+    curve = curve | {"held_out": [held_out.get(g, float("nan")) for g in curve["generation"]]}
     with matplotlib.rc_context({"lines.marker": "o"}):
         plot_curve(
             path,
@@ -50,7 +55,10 @@ def draw_curve(path: Path, curve: dict, cfg: ESConfig, plot_curve: Callable[...,
             curve["candidates_win_rate"],
             f"ES, Terra Nova, {cfg.turn_cap} rounds, one learner vs 5 random players a game: "
             f"margin over the best random (left), wins of the {2 * cfg.pairs} candidates (right)",
-            more={f"the mean policy ({cfg.monitor} games a generation)": curve["win_rate_vs_random"]},
+            more={
+                f"the mean policy ({cfg.monitor} games a generation)": curve["win_rate_vs_random"],
+                f"the mean, {valid[0]['games'] if valid else 0} held-out games": curve["held_out"],
+            },
             ylabel="candidates' score minus the best random score",
         )
 
@@ -79,7 +87,16 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         bc = {"games": data["games"], "map_seeds": f"{BC_SEED}..", "decisions": decisions}
         bc["wall_s"] = round(time.perf_counter() - t_bc, 1)
         log(f"behaviour cloning: {bc}")
-    run = train(cfg, args.seed, args.minutes, args.generations, theta0=theta0, log=log)
+    run = train(
+        cfg,
+        args.seed,
+        args.minutes,
+        args.generations,
+        theta0=theta0,
+        log=log,
+        valid_games=args.valid_games,
+        valid_every=args.eval_every,
+    )
     settings = cfg._asdict() | {"bc_games": bc["games"]}
     save(out / "policy.npz", run["theta"], settings)
     t1 = time.perf_counter()
@@ -105,7 +122,7 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         )
         if part["games"] < asked
     ]
-    draw_curve(out / "curve.png", run["curve"], cfg, plot_curve)
+    draw_curve(out / "curve.png", run["curve"], run["valid"], cfg, plot_curve)
     return {
         "game": "terranova",
         "algorithm": "behaviour cloning of the heuristic bot's executed choices (hexarena.rl.tn_bc), "
@@ -117,6 +134,10 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         "settings": settings,
         "game_params": {"players": 6, "turn_cap": cfg.turn_cap},
         "generations": run["generations"],
+        "kept_generation": run["kept_generation"],
+        "kept_note": "the weights with the best win rate against random players in the held-out games "
+        f"(map seeds {VALID_SEED}.., generation 0 is the cloned start), evaluated below on other seeds",
+        "held_out": run["valid"],
         "env_steps": run["env_steps"],
         "env_steps_note": "player turns of every game in the batch (every seat's, as the anchor counts)",
         "wall_s": round(run["wall_s"], 1),

@@ -210,7 +210,8 @@ BC_GAMES = {"cityofgold": 100, "terranova": 8}
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    """The command line's settings, ``--bc-games`` defaulting by game (:data:`BC_GAMES`)."""
+    """The command line's settings, ``--bc-games``, ``--eval-every`` and ``--valid-games``
+    defaulting by game (:data:`BC_GAMES`; Terra Nova's held-out games are one batch of 64)."""
     p = argparse.ArgumentParser(prog="python -m hexarena.rl.train", description=__doc__.split("\n")[0])
     p.add_argument(
         "game",
@@ -255,9 +256,17 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     sw.add_argument("--seeds-per-gen", type=int, default=4, help="ES game seeds per generation (x 2 seats)")
     sw.add_argument("--snapshot-every", type=int, default=10, help="ES generations between league snapshots")
     sw.add_argument("--league", type=int, default=8, help="ES past weights kept")
-    sw.add_argument("--eval-every", type=int, default=10, help="ES generations between held-out games")
     sw.add_argument(
-        "--valid-games", type=int, default=40, help="ES held-out games vs the heuristic per point"
+        "--eval-every",
+        type=int,
+        default=None,
+        help="ES generations between held-out tests (10; terranova: 3)",
+    )
+    sw.add_argument(
+        "--valid-games",
+        type=int,
+        default=None,
+        help="ES held-out games per point: vs the heuristic, 40; terranova: vs random players, 64 (0: none)",
     )
     sw.add_argument("--anchor-seconds", type=float, default=5.0, help="seconds of each bare random-play rate")
     tn = p.add_argument_group("Terra Nova")
@@ -273,6 +282,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.bc_games is None:
         args.bc_games = BC_GAMES.get(args.game, 0)
+    terranova = args.game == "terranova"
+    if args.eval_every is None:
+        args.eval_every = 3 if terranova else 10
+    if args.valid_games is None:
+        args.valid_games = 64 if terranova else 40
     return args
 
 
