@@ -395,21 +395,25 @@ def test_its_army_grows_only_on_gold_it_can_pay_for_beyond_a_garrison_at_war(obs
     legal[BUILDING_SLOTS + tb.unit("pikeman") - 1] = True
     kinds = np.zeros((6, 30), int)
     kinds[0, 0] = tb.unit("pikeman")  # its defender
-    base = {**obs, "units": {**obs["units"], "unit_type": kinds}, "current_turn": np.int32(200)}
+    ids = np.array(obs["player_cities"]["city_ids"])
+    ids[0, :6] = np.arange(1, 7)  # six cities: a peaceful army of four (one a two cities, plus one)
+    base = _cities(obs, city_ids=ids)
+    base = {**base, "units": {**obs["units"], "unit_type": kinds}, "current_turn": np.int32(200)}
     at_war = np.zeros((6, 6), int)
     at_war[0, 1] = at_war[1, 0] = 1
     no_land = np.full(N_TILES, -np.inf)
-    cities = int((np.asarray(obs["player_cities"]["city_ids"])[0] > 0).sum())
+    cities = 6
 
-    def pikemen(treasury: float, war: bool) -> int:
+    def pikemen(treasury: float, war: bool, plan: str = "science") -> int:
         view = {**base, "treasury": np.float32(treasury), "at_war": at_war if war else 0 * at_war}
-        return planner.needs(view, 0, "domination", "pikeman", no_land, legal).count("pikeman")
+        return planner.needs(view, 0, plan, "pikeman", no_land, legal).count("pikeman")
 
     assert economy.spendable({**base, "treasury": np.float32(0)}, 0) < economy.unit_gold(base)
     assert pikemen(0, war=False) == 0  # broke at peace: no new soldier
     two = 60 + 100 * (2.5 * economy.unit_gold(base) - economy.net_gold(base, 0))  # two to the cap
     assert pikemen(two, war=False) == 2
     assert pikemen(0, war=True) == cities  # broke at war: a garrison a city, plus one
+    assert pikemen(0, war=False, plan="domination") > 0  # a conquest builds its army regardless
 
 
 def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(obs):
