@@ -186,7 +186,8 @@ def needs(
     a city, and one in :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers
     (one per two cities), caravans for free route slots. Beyond the first defender (and, at war,
     a garrison a city), a military unit is wanted only while the budget pays its upkeep, unless
-    the plan is a conquest."""
+    the plan is a conquest (in seed 1, a conqueror spent its treasury on six bowmen at round 65
+    and their upkeep then took all its science for 200 rounds: the price of the exemption)."""
     tb = load_tables()
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     mine = np.asarray(obs["player_cities"]["city_ids"])[me] > 0
@@ -220,8 +221,8 @@ def needs(
             swords = (tb.unit_ranged[np.maximum(kinds, 0)] == 0) & (military.power(kinds) > 0) & ~old
             missing = max(missing, military.ASSAULT - int(swords.sum()))
         # no endpoint disbands a unit, so outside a conquest the army grows only on gold it can pay
-        # for; at war, a garrison a city. The conqueror (one at a time) is exempt: capped too, the
-        # lone strategic bot lost two of its first four games against five easy ones on score
+        # for; at war, a garrison a city. The conqueror (one at a time) is exempt: capped too, it
+        # sacked 3 and 1 capitals in six-bot seeds 2 and 7, which it won by domination uncapped
         if plan != "domination":
             upkeep = economy.unit_gold(obs)
             pays = int((gold - upkeep * int((military.power(training) > 0).sum())) // upkeep)
