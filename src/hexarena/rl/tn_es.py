@@ -217,10 +217,10 @@ def train(
             f"best random player {fitness.mean():+.2f} (best {fitness.max():+.2f}), won "
             f"{won[:p].mean():.2f}; the mean: won {curve['win_rate_vs_random'][-1]:.2f} of {cfg.monitor}"
         )
-        last = elapsed > minutes * 60 or gen == generations
-        if valid_games and (last or gen % valid_every == 0):
+        out_of_time = elapsed > minutes * 60
+        if valid_games and (out_of_time or gen == generations or gen % valid_every == 0):
             validate()
-        if elapsed > minutes * 60:
+        if out_of_time:
             break
     wall = time.perf_counter() - start
     playing = wall - sum(v["wall_s"] for v in valid)  # the held-out games are not training

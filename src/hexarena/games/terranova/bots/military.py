@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hexarena.games.terranova.bots.steps import free_reach, progress
+from hexarena.games.terranova.bots.steps import free_reach, progress, territory
 from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
@@ -353,8 +353,7 @@ def unit_orders(
     enemy_tiles = enemy.copy()
     capital = np.zeros(N_TILES, bool)
     if march and target is not None:  # crossing its closed border is how the war starts
-        territory = np.asarray(pc["ownership_map"])[target[0]].reshape(-1, N_TILES).max(0) >= 2
-        enemy_tiles |= territory
+        enemy_tiles |= territory(obs, target[0])
         capital[target[1]] = True
         enemy_tiles &= ~((cities_at >= 0) & ~capital)  # no blow at another city, garrisoned or not:
         # it heals, units die (seed 0's siege engines shelled a sacked capital's garrison for 50 rounds)

@@ -27,7 +27,7 @@ from hexarena.games.terranova.bots.heuristic import (
 )
 from hexarena.games.terranova.bots.military import steps_to
 from hexarena.games.terranova.bots.religion import tenet_order
-from hexarena.games.terranova.bots.steps import free_reach, progress
+from hexarena.games.terranova.bots.steps import free_reach, progress, territory
 from hexarena.games.terranova.bots.trade import peace_plan
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
@@ -109,7 +109,7 @@ def luxury_sites(obs: dict[str, Any], me: int) -> np.ndarray:
     from round 40 to round 80, when the colosseums came)."""
     tb = load_tables()
     resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
-    owned = np.asarray(obs["player_cities"]["ownership_map"])[me].reshape(MAX_CITIES, -1).max(0) >= 2
+    owned = territory(obs, me)
     luxury = tb.resource_kind[resource] == 3
     new = np.where(luxury & ~np.isin(resource, resource[owned & luxury]), resource, 0)
     area = work_area()[:, :19]
@@ -226,7 +226,8 @@ def needs(
         if plan != "domination":
             upkeep = economy.unit_gold(obs)
             pays = int((gold - upkeep * int((military.power(training) > 0).sum())) // upkeep)
-            missing = min(missing, max(pays, int(mine.sum()) + 1 - modern if war else 0, 0))
+            garrison = int(mine.sum()) + 1 - modern if war else 0
+            missing = min(missing, max(pays, garrison, 0))
         # siege engines up to one in SIEGE_SHARE of the army, those alive counted (melee units die in
         # the assaults and siege engines do not: seed 0's conqueror ended with ten cannons, two pikemen)
         engines = int(((military.siege_units(kinds)) & ~old).sum())
@@ -384,8 +385,7 @@ def resource_sites(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray
     100, at -18 happiness, while its workers farmed)."""
     tb = load_tables()
     pc = obs["player_cities"]
-    owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1).max(0) >= 2
-    bare = owned & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    bare = territory(obs, me) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
     ids = np.asarray(pc["city_ids"])[me]
     bare[_tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])] = False
     resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
@@ -443,9 +443,7 @@ def worker_order(
                 reach[nb[nb >= 0]] = True
             way = steps_to(obs, me, goal, np.zeros(len(np.asarray(obs["at_war"])), bool))
             return {"categories": ["move"], "targets": progress(way, pos, goal, reach)}
-    pc = obs["player_cities"]
-    owned = np.asarray(pc["ownership_map"])[me].reshape(MAX_CITIES, -1) >= 2
-    bare = owned.any(0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
+    bare = territory(obs, me) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
     bare[pos] = False  # it builds here if it can; else it walks on (a move here would hold it)
     idx = np.flatnonzero(bare)
     near = idx[np.argsort(distance_np(idx, pos), kind="stable")][:TOP]

@@ -23,6 +23,11 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
     return rowcol[..., 0] * COLS + rowcol[..., 1]
 
 
+def territory(obs: dict[str, Any], player: int) -> np.ndarray:
+    """(H,) bool: the tiles inside ``player``'s borders (any of its cities' own)."""
+    return np.asarray(obs["player_cities"]["ownership_map"])[player].reshape(-1, N_TILES).max(0) >= 2
+
+
 def spawning(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
     """(H,) bool twice: the tiles of ``me``'s cities finishing a military unit, and a civilian
     one, by the end of this turn (its stock and a turn's production cover the cost). A unit is

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from hexarena.games.terranova.bots import economy, military
-from hexarena.games.terranova.engine.geometry import N_TILES
+from hexarena.games.terranova.bots.steps import territory
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
 from hexarena.games.terranova.engine.state import N_PLAYERS
 from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
@@ -132,7 +132,7 @@ def luxury_techs(obs: dict[str, Any], me: int) -> np.ndarray:
     """(81,) bool: the techs of the improvements the luxuries in ``me``'s borders still lack
     (seed 0's whales and marble waited for Sailing and Masonry): each is 4 happiness."""
     tb = load_tables()
-    owned = np.asarray(obs["player_cities"]["ownership_map"])[me].reshape(-1, N_TILES).max(0) >= 2
+    owned = territory(obs, me)
     resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
     bare = owned & (resource > 0) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
     luxury = bare & (tb.resource_kind[resource] == 3)
