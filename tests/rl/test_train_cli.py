@@ -39,3 +39,11 @@ def test_plot_redraws_the_curve_from_results(tmp_path):
 def test_every_game_s_options_parse_with_its_own_imitation_default(argv, bc_games):
     """One ``--bc-games`` for both ES trainers (two definitions made the whole command fail)."""
     assert parse(argv).bc_games == bc_games
+
+
+def test_held_out_settings_default_by_game_and_a_zero_interval_is_refused(capsys):
+    assert (parse(["terranova"]).eval_every, parse(["terranova"]).valid_games) == (3, 64)
+    assert (parse(["smallworld"]).eval_every, parse(["smallworld"]).valid_games) == (10, 40)
+    with pytest.raises(SystemExit):
+        parse(["terranova", "--eval-every", "0"])
+    assert "--eval-every must be at least 1" in capsys.readouterr().err

@@ -287,6 +287,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         args.eval_every = 3 if terranova else 10
     if args.valid_games is None:
         args.valid_games = 64 if terranova else 40
+    if args.eval_every < 1 or args.valid_games < 0:
+        p.error(
+            f"--eval-every must be at least 1 and --valid-games at least 0 "
+            f"(given {args.eval_every} and {args.valid_games})"
+        )
     return args
 
 
