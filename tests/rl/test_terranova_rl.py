@@ -206,7 +206,7 @@ def test_trainer_smoke_run_writes_its_files(tmp_path):
     out = tmp_path / "terranova"
     results = json.loads((out / "results.json").read_text())
     assert results["generations"] == 2 and results["games_vs_random"] == 16
-    assert results["behaviour_cloning"]["games"] == 1
+    assert results["behaviour_cloning"]["games"] == 1 and results["behaviour_cloning"]["bot"] == "easy"
     assert results["games_vs_heuristic"] == 1 and results["notes"] == []
     assert results["bare_random_env_steps_per_s"] > 0 and results["training_env_steps_per_s"] > 0
     assert len(results["curve"]["win_rate_vs_random"]) == 2

@@ -74,7 +74,7 @@ BUILTIN_INFO: dict[str, GameInfo] = {
     "terranova": GameInfo(
         "terranova",
         ("red", "blue", "green", "yellow", "purple", "orange"),
-        ("easy", "heuristic"),
+        ("easy", "heuristic", "uniform"),
         "Terra Nova, a Civilization V-style game for six players on a 42 x 66 hex map that wraps east-west",
     ),
 }

@@ -15,6 +15,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from hexarena.games.terranova.contract.moves import sparse_from_dense
 from hexarena.games.terranova.engine.spaces import random_actions
 from hexarena.rl.tn_policy import act, load
 
@@ -40,37 +41,7 @@ class TerraNovaPolicy:
 
     def move(self, obs: dict[str, Any], opts: dict[str, Any], seed: int) -> dict[str, Any]:
         """The same preferences as a sparse move (what a ``policy:PATH`` player answers)."""
-        return sparse_move(self(obs, seed), obs, opts, np.random.default_rng(seed))
-
-
-def sparse_move(dense: tuple, obs: dict[str, Any], opts: dict[str, Any], rng: np.random.Generator) -> dict:
-    """A sparse move that the resolver executes as ``dense``: full rankings (option indices, best
-    first) for every endpoint the policy scores, for the player's own units and cities; each
-    unit's targets are its legal ones in a random order (the policy's uniform target scores)."""
-    _trade, policy, tenet, tech, (categories, _targets), (worked, build) = dense
-    me = int(obs["player_id"])
-
-    def order(scores: np.ndarray) -> list[int]:
-        return [int(i) for i in np.argsort(-scores, kind="stable")]
-
-    units = {}
-    for slot in np.flatnonzero(np.asarray(obs["units"]["unit_type"])[me] > 0):
-        legal = np.zeros(np.shape(opts["reach"])[1], bool)
-        for key in ("reach", "attack", "relocate", "send"):
-            legal |= np.asarray(opts[key][slot], bool)
-        unit: dict[str, Any] = {"categories": order(categories[slot])}
-        if legal.any():
-            unit["targets"] = [int(t) for t in rng.permutation(np.flatnonzero(legal))]
-        units[str(slot)] = unit
-    cities = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[me] > 0)
-    return {
-        "tech": order(tech),
-        "policy": order(policy),
-        "tenet": order(tenet),
-        "units": units,
-        "build": {str(c): order(build[c]) for c in cities},
-        "work": {str(c): [int(j) for j in np.argmax(worked[c], axis=1)] for c in cities},  # citizen k's first
-    }
+        return sparse_from_dense(self(obs, seed), obs, opts, np.random.default_rng(seed))
 
 
 def apply_dense(state: Any, dense: tuple) -> Any:

@@ -1,5 +1,6 @@
-"""``python -m hexarena.rl.train terranova``: behaviour cloning of the heuristic bot
-(:mod:`.tn_bc`), ES from there on the batched simulator (:mod:`.tn_es`), then its evaluation.
+"""``python -m hexarena.rl.train terranova``: behaviour cloning of a bot (``--bc-bot``, the
+``easy`` one by default; :mod:`.tn_bc`), ES from there on the batched simulator (:mod:`.tn_es`),
+then its evaluation.
 
 Writes ``OUT/terranova/{policy.npz, curve.png}`` and returns the results (``results.json``):
 the ES settings, env steps, wall time, the training rate next to the simulator's bare random-play
@@ -82,9 +83,9 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
         from hexarena.rl.tn_bc import collect, fit
 
         t_bc = time.perf_counter()
-        data = collect(args.bc_games, BC_SEED, cfg.turn_cap, minutes=args.bc_minutes, log=log)
+        data = collect(args.bc_games, BC_SEED, cfg.turn_cap, args.bc_minutes, log, args.bc_bot)
         theta0, decisions = fit(data)
-        bc = {"games": data["games"], "map_seeds": f"{BC_SEED}..", "decisions": decisions}
+        bc = {"bot": args.bc_bot, "games": data["games"], "map_seeds": f"{BC_SEED}..", "decisions": decisions}
         bc["wall_s"] = round(time.perf_counter() - t_bc, 1)
         log(f"behaviour cloning: {bc}")
     run = train(
@@ -125,7 +126,7 @@ def train_terranova(args: argparse.Namespace, plot_curve: Callable[..., None]) -
     draw_curve(out / "curve.png", run["curve"], run["valid"], cfg, plot_curve)
     return {
         "game": "terranova",
-        "algorithm": "behaviour cloning of the heuristic bot's executed choices (hexarena.rl.tn_bc), "
+        "algorithm": f"behaviour cloning of the {args.bc_bot} bot's executed choices (hexarena.rl.tn_bc), "
         "then OpenAI-ES (antithetic with common random numbers, centred ranks, Adam; fitness: score "
         "margin over the best of five random players) over a linear preference policy "
         "(hexarena.rl.tn_es, hexarena.rl.tn_policy) on the batched simulator",

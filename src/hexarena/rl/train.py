@@ -274,6 +274,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     tn.add_argument("--eval-minutes", type=float, default=None, help="time for the games vs random")
     tn.add_argument("--bc-minutes", type=float, default=15.0, help="time for the games cloned")
     tn.add_argument(
+        "--bc-bot",
+        choices=["easy", "heuristic"],
+        default="easy",
+        help="the bot cloned (easy: its choices follow the game's age and size, which the policy sees)",
+    )
+    tn.add_argument(
         "--heuristic-minutes",
         type=float,
         default=20.0,

@@ -43,7 +43,7 @@ def _all_legal() -> dict:
 def test_the_strategic_bot_is_the_default_and_the_first_stays_as_easy(game):
     assert TerraNovaState.bots["heuristic"].endswith("planner:StrategicPlayer")
     assert TerraNovaState.bots["easy"].endswith("heuristic:HeuristicPlayer")
-    assert BUILTIN_INFO["terranova"].bots == ("easy", "heuristic")
+    assert BUILTIN_INFO["terranova"].bots == ("easy", "heuristic", "uniform")
     assert int(game.environment.state.cities.exists[0].sum()) >= 1  # it founded and kept a city
 
 

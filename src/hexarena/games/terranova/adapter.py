@@ -114,6 +114,7 @@ class TerraNovaState(GameState):
     bots: ClassVar[dict[str, str]] = {
         "heuristic": "hexarena.games.terranova.bots.planner:StrategicPlayer",
         "easy": "hexarena.games.terranova.bots.heuristic:HeuristicPlayer",
+        "uniform": "hexarena.games.terranova.bots.uniform:UniformPlayer",
     }
     move_syntax: ClassVar[str] = (
         "orders separated by ';', e.g. 'research writing; city 0 build granary; unit 3 move 12,40; "

@@ -272,3 +272,52 @@ def _check_orders_form(move: Mapping[str, Any]) -> None:
 def _names(values: Any, what: str) -> None:
     if not all(isinstance(v, str) for v in values):
         raise IllegalMoveError(f"{what} orders name their items, got {values!r}")
+
+
+def sparse_from_dense(
+    dense: tuple,
+    obs: Mapping[str, Any],
+    opts: Mapping[str, Any],
+    rng: np.random.Generator,
+    trade: bool = False,
+) -> dict[str, Any]:
+    """A sparse move that the resolver executes as ``dense`` (a learnt policy's or the random
+    player's scores), a few hundred numbers instead of a hundred thousand: full rankings (option
+    indices, best first) of every endpoint for the player's own units and cities; each unit's
+    targets are its legal ones in a random order (uniform target scores); the trade endpoint's
+    rankings too where ``trade`` is set (else the move offers nothing and denies every offer)."""
+    deal, policy, tenet, tech, (categories, _targets), (worked, build) = dense
+    me = int(obs["player_id"])
+
+    def order(scores: np.ndarray) -> list[int]:
+        return [int(i) for i in np.argsort(-np.asarray(scores), kind="stable")]
+
+    units = {}
+    for slot in np.flatnonzero(np.asarray(obs["units"]["unit_type"])[me] > 0):
+        legal = np.zeros(np.shape(opts["reach"])[1], bool)
+        for key in ("reach", "attack", "relocate", "send"):
+            legal |= np.asarray(opts[key][slot], bool)
+        unit: dict[str, Any] = {"categories": order(categories[slot])}
+        if legal.any():
+            unit["targets"] = [int(t) for t in rng.permutation(np.flatnonzero(legal))]
+        units[str(slot)] = unit
+    cities = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[me] > 0)
+    move: dict[str, Any] = {
+        "tech": order(tech),
+        "policy": order(policy),
+        "tenet": order(tenet),
+        "units": units,
+        "build": {str(c): order(build[c]) for c in cities},
+        "work": {str(c): [int(j) for j in np.argmax(worked[c], axis=1)] for c in cities},  # citizen k's first
+    }
+    if trade:
+        accept_deny, ask, offer, counterparty = (np.asarray(x) for x in deal)
+        accepted = accept_deny[:, ACCEPT] > accept_deny[:, 1 - ACCEPT]
+        move["trade"] = {
+            "to": order(counterparty),
+            "ask": {str(q): order(ask[q]) for q in range(N_PLAYERS)},
+            "offer": order(offer),
+            "accept": [int(q) for q in np.flatnonzero(accepted)],
+            "deny": [int(q) for q in np.flatnonzero(~accepted)],
+        }
+    return move
