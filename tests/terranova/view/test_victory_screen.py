@@ -69,12 +69,13 @@ def test_the_adapters_frames_carry_the_rounds_of_the_sacks():
 
 
 def test_the_committed_domination_game_ends_on_its_victory_screen():
-    """docs/terranova/domination-s3.frames.jsonl.gz: one strategic bot against five ``easy`` ones
-    (seed 3, benchmarks/README.md "Sixth pass"), the first game to end in a victory."""
+    """docs/terranova/domination-six-s7.frames.jsonl.gz: six ``heuristic`` bots, seed 7, recorded by
+    ``hexarena play`` (benchmarks/README.md "Eighth pass"), a six-bot game to the 300-round cap
+    that ended in a victory."""
     import gzip
     from pathlib import Path
 
-    frames = Path(__file__).parents[3] / "docs" / "terranova" / "domination-s3.frames.jsonl.gz"
+    frames = Path(__file__).parents[3] / "docs" / "terranova" / "domination-six-s7.frames.jsonl.gz"
     with gzip.open(frames, "rt") as f:
         *_, last = f
-    assert "yellow won a domination victory in round 277, 5 of 5 rival capitals sacked" in last
+    assert "purple won a domination victory in round 206, 5 of 5 rival capitals sacked" in last
