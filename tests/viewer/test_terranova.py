@@ -137,6 +137,30 @@ def test_screens_tech_tree_demographics_cities_victory(open_record, played_recor
     page.locator("#screens-sec").screenshot(path=str(tmp_path / "victory.png"))
 
 
+def test_a_conquerors_long_victory_cell_wraps_and_every_column_stays_in_sight(
+    open_record, played_states, tmp_path_factory
+):
+    """Five sacks with their rounds make a cell of over a hundred characters: in the wide screens
+    it wraps (cells stay on one line otherwise) instead of pushing the last columns off screen."""
+    out = tmp_path_factory.mktemp("terranova-sacks")
+    last = jax.tree_util.tree_map(np.asarray, played_states[-1])
+    sacked = np.zeros((6, 6), bool)
+    sacked[3, [0, 1, 2, 4, 5]] = True
+    conquered = last._replace(players=last.players._replace(has_sacked=sacked))
+    with Recorder(out / "frames.jsonl.gz") as rec:
+        rec.record_state(last)
+        rec.record_state(conquered)
+    page = open_record(out)
+    page.keyboard.press("End")
+    page.click("#screens-wide")
+    page.click("#screen-tabs .tab:has-text('Victory')")
+    long = page.locator("#screen td.long")
+    assert long.count() == 1 and "5 of 5 rival capitals sacked; red's in round" in long.text_content()
+    table, box = page.locator("#screen table").bounding_box(), page.locator("#screens-sec").bounding_box()
+    assert table["x"] + table["width"] <= box["x"] + box["width"]
+    assert page.locator("#screen th:has-text('in the game')").is_visible()
+
+
 def test_social_policies_screen_shows_adopted_adoptable_and_locked_per_player(open_record, tmp_path):
     import hexarena
     from hexarena.games.terranova.engine.tables import load_tables

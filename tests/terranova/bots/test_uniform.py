@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from hexarena.core.frozen import thaw
 from hexarena.core.players import Reply
@@ -13,6 +14,11 @@ from hexarena.games.terranova.adapter import TerraNovaState
 from hexarena.games.terranova.bots.uniform import UniformPlayer
 from hexarena.games.terranova.contract.moves import sparse_from_dense, to_dense
 from hexarena.games.terranova.engine.spaces import map_shapes
+
+
+@pytest.fixture(scope="module")
+def state() -> TerraNovaState:
+    return TerraNovaState.new(seed=5, turn_cap=30)
 
 
 def _move(seed: int, state: TerraNovaState) -> dict:
@@ -23,8 +29,7 @@ def _move(seed: int, state: TerraNovaState) -> dict:
     return json.loads(json.dumps(thaw(reply.move)))
 
 
-def test_its_move_is_accepted_ranks_every_endpoint_and_follows_its_seed():
-    state = TerraNovaState.new(seed=5, turn_cap=30)
+def test_its_move_is_accepted_ranks_every_endpoint_and_follows_its_seed(state):
     move = _move(0, state)
     assert set(move) == {"tech", "policy", "tenet", "units", "build", "work", "trade"}
     assert sorted(move["tech"]) == list(range(len(move["tech"])))  # a full ranking
@@ -35,9 +40,8 @@ def test_its_move_is_accepted_ranks_every_endpoint_and_follows_its_seed():
     assert after.message is None and after.environment is not state.environment
 
 
-def test_a_sparse_move_from_scores_resolves_as_the_scores():
+def test_a_sparse_move_from_scores_resolves_as_the_scores(state):
     """Every ranked endpoint's first choice, trade included, is the scores' argmax."""
-    state = TerraNovaState.new(seed=5, turn_cap=30)
     env = state.query_game(state.roles[0]).environment
     rng = np.random.default_rng(3)
     dense = map_shapes(lambda shape: rng.random(shape, dtype=np.float32))

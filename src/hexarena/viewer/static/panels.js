@@ -48,12 +48,16 @@ function markMover() {
 
 const isRecord = (v) => v != null && typeof v === "object" && !Array.isArray(v);
 
+const LONG_CELL = 60; // characters of a cell's text beyond which it may wrap
+
 /** A table of records: one row each, one column per key; ``names`` (a mapping's keys) go first. */
 function gridTable(rows, names) {
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const head = h("tr", {}, names ? h("th", {}, "") : null, ...cols.map((c) => h("th", {}, c)));
   const t = h("table", { className: "grid" }, head);
-  rows.forEach((r, i) => t.append(h("tr", {}, names ? h("th", {}, names[i]) : null, ...cols.map((c) => h("td", {}, valueCell(r[c]))))));
+  // a long text cell may wrap where the wide screens keep cells on one line (a conqueror's five sacks)
+  const cell = (v) => h("td", typeof v === "string" && v.length > LONG_CELL ? { className: "long" } : {}, valueCell(v));
+  rows.forEach((r, i) => t.append(h("tr", {}, names ? h("th", {}, names[i]) : null, ...cols.map((c) => cell(r[c])))));
   return t;
 }
 
