@@ -65,8 +65,8 @@ train: $(STAMP)
 	$(BIN)/python -m hexarena.rl.train cityofgold --minutes 45 --jobs 2 --pairs 8 --sigma 0.3 --lr 0.05 --decay 0 \
 		--seeds-per-gen 8 --eval-every 5 --valid-games 100 --out docs/rl
 	$(BIN)/python -m hexarena.rl.train smallworld --minutes 65 --jobs 2 --out docs/rl
-	HEXARENA_JAX_CACHE=$${HEXARENA_JAX_CACHE:-.jax_cache} $(BIN)/python -m hexarena.rl.train terranova --minutes 35 \
-		--es warm_scale=2 --bc-games 8 --bc-minutes 10 --eval-games 256 --eval-minutes 30 \
+	HEXARENA_JAX_CACHE=$${HEXARENA_JAX_CACHE:-.jax_cache} $(BIN)/python -m hexarena.rl.train terranova --minutes 20 \
+		--es warm_scale=8 --bc-games 16 --bc-minutes 12 --eval-games 256 --eval-minutes 30 \
 		--heuristic-games 200 --heuristic-minutes 25 --valid-games 64 --eval-every 3 --jobs 2 --out docs/rl
 
 lint: $(STAMP)

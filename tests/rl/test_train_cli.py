@@ -34,7 +34,7 @@ def test_plot_redraws_the_curve_from_results(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("argv", "bc_games"), [(["cityofgold"], 100), (["terranova"], 8), (["terranova", "--bc-games", "0"], 0)]
+    ("argv", "bc_games"), [(["cityofgold"], 100), (["terranova"], 16), (["terranova", "--bc-games", "0"], 0)]
 )
 def test_every_game_s_options_parse_with_its_own_imitation_default(argv, bc_games):
     """One ``--bc-games`` for both ES trainers (two definitions made the whole command fail)."""
@@ -47,3 +47,11 @@ def test_held_out_settings_default_by_game_and_a_zero_interval_is_refused(capsys
     with pytest.raises(SystemExit):
         parse(["terranova", "--eval-every", "0"])
     assert "--eval-every must be at least 1" in capsys.readouterr().err
+
+
+def test_terranova_clones_the_easy_bot_unless_told_and_names_only_its_bots(capsys):
+    assert parse(["terranova"]).bc_bot == "easy"
+    assert parse(["terranova", "--bc-bot", "heuristic"]).bc_bot == "heuristic"
+    with pytest.raises(SystemExit):
+        parse(["terranova", "--bc-bot", "uniform"])
+    assert "invalid choice: 'uniform'" in capsys.readouterr().err

@@ -205,8 +205,8 @@ def plot_results(folder: Path) -> None:
     )
 
 
-#: Heuristic games the ES start is fit to, by game, where ``--bc-games`` is not given.
-BC_GAMES = {"cityofgold": 100, "terranova": 8}
+#: Bot games the ES start is fit to, by game, where ``--bc-games`` is not given.
+BC_GAMES = {"cityofgold": 100, "terranova": 16}
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -245,7 +245,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--bc-games",
         type=int,
         default=None,
-        help="heuristic games the ES start is fit to (cityofgold: 100; terranova: 8, 0 for none)",
+        help="bot games the ES start is fit to (cityofgold: 100; terranova: 16, 0 for none)",
     )
     p.add_argument("--bc-iters", type=int, default=300, help="cityofgold ES: Adam steps of that fit")
     sw = p.add_argument_group("Small World (and City of Gold ES)")
