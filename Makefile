@@ -54,10 +54,10 @@ bench: $(STAMP)
 # and 400 evaluation games; `--learner ppo --steps 100000` is the older MaskablePPO baseline);
 # each writes docs/rl/<game>/{curve.png,results.json,policy.*}. PyPI's torch brings
 # ~4 GB of CUDA wheels; TORCH_INDEX=https://download.pytorch.org/whl/cpu takes the ~200 MB CPU build.
-# Terra Nova (behaviour cloning of the heuristic, then ES on the batched simulator at 64 games a batch)
-# takes at most ~2 h on the 2-core CPU whatever its load: every phase is time-capped (compile ~10 min
-# under load, 10 min of cloned games, 35 min of ES, 30 min vs random, 25 min for the 200 games vs the
-# heuristic in two processes, each finishing the batch or game it started).
+# Terra Nova (behaviour cloning of the easy bot, then ES on the batched simulator at 64 games a batch)
+# takes at most ~1.7 h on the 2-core CPU whatever its load: every phase is time-capped (compile ~10 min
+# under load, 12 min of cloned games, 20 min of ES, 30 min vs random, 25 min for the 200 games vs the
+# heuristic in two processes, each finishing the batch or game it started); 52 min on 2026-11-28.
 TORCH_INDEX ?=
 train: $(STAMP)
 	$(if $(TORCH_INDEX),$(BIN)/python -m pip install -q torch --index-url $(TORCH_INDEX))
