@@ -49,10 +49,9 @@ def draw_curve(
     held_out = {v["generation"]: v["win_rate"] for v in valid}
     curve = curve | {"held_out": [held_out.get(g, float("nan")) for g in curve["generation"]]}
     if 0 in held_out:  # the cloned start, before any ES step: a point at 0 env steps, held out only
-        nan = float("nan")
+        start = {"env_steps": 0, "held_out": held_out[0]}
         keys = ("env_steps", "mean_margin", "candidates_win_rate", "win_rate_vs_random", "held_out")
-        curve = curve | {k: [0 if k == "env_steps" else nan, *curve[k]] for k in keys}
-        curve["held_out"][0] = held_out[0]
+        curve = curve | {k: [start.get(k, float("nan")), *curve[k]] for k in keys}
     with matplotlib.rc_context({"lines.marker": "o"}):
         plot_curve(
             path,

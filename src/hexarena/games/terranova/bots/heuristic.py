@@ -13,6 +13,7 @@ import numpy as np
 from hexarena.core.contract import GameState
 from hexarena.core.frozen import thaw
 from hexarena.core.players import RandomPlayer, Reply, SeededPlayer
+from hexarena.games.terranova.bots import seat_environment
 from hexarena.games.terranova.bots.caravans import caravan_order, wants_caravan
 from hexarena.games.terranova.bots.military import steps_to
 from hexarena.games.terranova.bots.religion import tenet_order
@@ -99,7 +100,7 @@ class HeuristicPlayer(SeededPlayer):
     kind = "easy"  # the first bot; ``heuristic`` is now :class:`.planner.StrategicPlayer`
 
     def act(self, view: GameState) -> Reply:
-        env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
+        env = seat_environment(view)
         return Reply(move=plan(env.view, env.viewer, self.rng, env.options))
 
 

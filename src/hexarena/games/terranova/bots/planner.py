@@ -16,7 +16,7 @@ import numpy as np
 
 from hexarena.core.contract import GameState
 from hexarena.core.players import Reply, SeededPlayer
-from hexarena.games.terranova.bots import economy, military, strategy
+from hexarena.games.terranova.bots import economy, military, seat_environment, strategy
 from hexarena.games.terranova.bots.caravans import caravan_order, wants_caravan
 from hexarena.games.terranova.bots.heuristic import (
     PANTHEONS,
@@ -76,7 +76,7 @@ class StrategicPlayer(SeededPlayer):
         self.plan: str | None = None
 
     def act(self, view: GameState) -> Reply:
-        env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
+        env = seat_environment(view)
         self.plan = strategy.choose_plan(env.view, env.viewer, getattr(self, "plan", None))
         rng = np.random.default_rng(int(self.rng.random() * 2**31))  # tie-breaks, from the seat's seed
         return Reply(move=plan_move(env.view, env.viewer, self.plan, rng, env.options))

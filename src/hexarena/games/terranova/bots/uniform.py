@@ -18,6 +18,7 @@ import numpy as np
 from hexarena.core.contract import GameState
 from hexarena.core.frozen import freeze
 from hexarena.core.players import Reply, SeededPlayer
+from hexarena.games.terranova.bots import seat_environment
 from hexarena.games.terranova.contract.moves import sparse_from_dense
 from hexarena.games.terranova.engine.spaces import map_shapes
 
@@ -28,7 +29,7 @@ class UniformPlayer(SeededPlayer):
     kind = "uniform"
 
     def act(self, view: GameState) -> Reply:
-        env = view.environment if view.environment.view is not None else view.redact(view.roles[0])
+        env = seat_environment(view)
         rng = np.random.default_rng(self.rng.next_u64())
         dense = map_shapes(lambda shape: rng.random(shape, dtype=np.float32))
         move = sparse_from_dense(dense, env.view, env.options, rng, trade=True)
