@@ -57,7 +57,7 @@ bench: $(STAMP)
 # Terra Nova (behaviour cloning of the easy bot, then ES on the batched simulator at 64 games a batch)
 # takes at most ~1.7 h on the 2-core CPU whatever its load: every phase is time-capped (compile ~10 min
 # under load, 12 min of cloned games, 20 min of ES, 30 min vs random, 25 min for the 200 games vs the
-# heuristic in two processes, each finishing the batch or game it started); 52 min on 2026-11-28.
+# heuristic in two processes, each finishing the batch or game it started); 53 min on 2026-11-28.
 TORCH_INDEX ?=
 train: $(STAMP)
 	$(if $(TORCH_INDEX),$(BIN)/python -m pip install -q torch --index-url $(TORCH_INDEX))

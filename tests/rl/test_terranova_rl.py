@@ -24,7 +24,7 @@ from hexarena.rl.tn_bc import fit
 from hexarena.rl.tn_es import ESConfig, game_maps, margins, seat_table, streams
 from hexarena.rl.tn_eval import TerraNovaPolicy, own_obs
 from hexarena.rl.tn_gym import HEADS
-from hexarena.rl.tn_policy import FEATURES, N_PARAMS, save, split
+from hexarena.rl.tn_policy import FEATURES, N_PARAMS, TARGET_FEATURES, load, save, split
 from hexarena.rl.tn_policy import HEADS as POLICY_HEADS
 from hexarena.rl.tn_train import es_config
 
@@ -114,9 +114,23 @@ def test_policy_moves_follow_its_dense_preferences(tmp_path):
     sparse = to_dense(policy.move(obs, opts, 7))
     for got, want in ((sparse[1], dense[1]), (sparse[3], dense[3]), (sparse[2], dense[2])):
         assert np.argmax(got) == np.argmax(want)
+    # no city yet: the settler's city (slot 0) starts the build the dense scores rank first
+    assert np.argmax(sparse[5][1][0]) == np.argmax(dense[5][1][0])
     units = np.flatnonzero(obs["units"]["unit_type"][0] > 0)
     for u in units:
         assert np.argmax(sparse[4][0][u]) == np.argmax(dense[4][0][u])
+        legal = np.flatnonzero(opts["reach"][u] | opts["attack"][u])
+        if len(legal):  # the best legal target by the policy's scores leads the sparse ranking
+            assert np.argmax(sparse[4][1][u][legal]) == np.argmax(dense[4][1][u][legal])
+
+
+def test_a_policy_of_an_older_kind_is_refused_by_name(tmp_path):
+    """A file of the first policy form (three features, random unit targets) says what it is."""
+    path = tmp_path / "old.npz"
+    meta = {"kind": "hexarena-terranova-es2", "game": "terranova"}
+    np.savez(path, theta=np.zeros(1297, np.float32), meta=np.array(json.dumps(meta)))
+    with pytest.raises(ValueError, match=r"old\.npz is a Terra Nova policy of kind hexarena-terranova-es2"):
+        load(path)
 
 
 def test_policy_player_through_hexarena_play(tmp_path):
@@ -171,14 +185,23 @@ def test_behaviour_cloning_fits_the_bots_choice_among_the_legal_options():
         legal[[3, 5, 7]] = True
         f = np.array([1.0, turn / 60, 0.25], np.float32)
         rows.append((f, legal, 5 if turn < 30 else 7))
+    # settlers walking to the best site among three tiles; workers to the nearest
+    x = np.zeros((3, len(TARGET_FEATURES)), np.float32)
+    x[:, 0], x[:, -1] = [0.9, 0.2, 0.5], [0.75, 0.25, 0.5]
+    settlers = [(0, x, np.ones(3, bool), 0)] * 20
+    workers = [(1, x, np.ones(3, bool), 1)] * 20
     data = {"rows": {name: [] for name, _ in POLICY_HEADS} | {"tech": rows, "worked": []}}
+    data["rows"]["target"] = settlers + workers
     theta, counts = fit(data, steps=300)
-    assert counts["tech"] == 60 and counts["build"] == 0
-    w = split(theta)[0]["tech"]
+    assert counts["tech"] == 60 and counts["build"] == 0 and counts["target (settler)"] == 20
+    weights = split(theta)
+    w = weights.heads["tech"]
     assert w.shape == (len(FEATURES), n_tech)
     early, late = np.array([1.0, 0.1, 0.25]) @ w, np.array([1.0, 0.9, 0.25]) @ w
     assert early[5] > max(early[7], early[3]) and late[7] > max(late[5], late[3])
-    assert not split(theta)[0]["build"].any()  # no decisions: the uniform random player's zeros
+    assert not weights.heads["build"].any()  # no decisions: the uniform random player's zeros
+    assert np.argmax(x @ weights.target[0]) == 0 and np.argmax(x @ weights.target[1]) == 1
+    assert not weights.target[2].any()
 
 
 @pytest.mark.slow

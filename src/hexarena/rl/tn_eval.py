@@ -41,7 +41,7 @@ class TerraNovaPolicy:
 
     def move(self, obs: dict[str, Any], opts: dict[str, Any], seed: int) -> dict[str, Any]:
         """The same preferences as a sparse move (what a ``policy:PATH`` player answers)."""
-        return sparse_from_dense(self(obs, seed), obs, opts, np.random.default_rng(seed))
+        return sparse_from_dense(self(obs, seed), obs, opts)
 
 
 def apply_dense(state: Any, dense: tuple) -> Any:

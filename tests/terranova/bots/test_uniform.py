@@ -45,7 +45,7 @@ def test_a_sparse_move_from_scores_resolves_as_the_scores(state):
     env = state.query_game(state.roles[0]).environment
     rng = np.random.default_rng(3)
     dense = map_shapes(lambda shape: rng.random(shape, dtype=np.float32))
-    sparse = to_dense(sparse_from_dense(dense, env.view, env.options, rng, trade=True))
+    sparse = to_dense(sparse_from_dense(dense, env.view, env.options, trade=True))
     (accept, ask, offer, to), policy, tenet, tech = dense[0], dense[1], dense[2], dense[3]
     (s_accept, s_ask, s_offer, s_to), s_policy, s_tenet, s_tech = sparse[0], sparse[1], sparse[2], sparse[3]
     for got, want in ((s_tech, tech), (s_policy, policy), (s_tenet, tenet), (s_offer, offer), (s_to, to)):

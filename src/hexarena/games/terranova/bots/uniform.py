@@ -32,5 +32,5 @@ class UniformPlayer(SeededPlayer):
         env = seat_environment(view)
         rng = np.random.default_rng(self.rng.next_u64())
         dense = map_shapes(lambda shape: rng.random(shape, dtype=np.float32))
-        move = sparse_from_dense(dense, env.view, env.options, rng, trade=True)
+        move = sparse_from_dense(dense, env.view, env.options, trade=True)
         return Reply(move=freeze(move), raw="uniform random preferences")

@@ -278,15 +278,16 @@ def sparse_from_dense(
     dense: tuple,
     obs: Mapping[str, Any],
     opts: Mapping[str, Any],
-    rng: np.random.Generator,
     trade: bool = False,
 ) -> dict[str, Any]:
     """A sparse move that the resolver executes as ``dense`` (a learnt policy's or the random
     player's scores), a few hundred numbers instead of a hundred thousand: full rankings (option
     indices, best first) of every endpoint for the player's own units and cities; each unit's
-    targets are its legal ones in a random order (uniform target scores); the trade endpoint's
-    rankings too where ``trade`` is set (else the move offers nothing and denies every offer)."""
-    deal, policy, tenet, tech, (categories, _targets), (worked, build) = dense
+    legal targets ranked by its target scores; the build rankings of the city slots its settlers
+    may fill this move (a city founded takes the lowest free slot and starts its first build at
+    once); the trade endpoint's rankings too where ``trade`` is set (else the move offers nothing
+    and denies every offer)."""
+    deal, policy, tenet, tech, (categories, targets), (worked, build) = dense
     me = int(obs["player_id"])
 
     def order(scores: np.ndarray) -> list[int]:
@@ -299,15 +300,18 @@ def sparse_from_dense(
             legal |= np.asarray(opts[key][slot], bool)
         unit: dict[str, Any] = {"categories": order(categories[slot])}
         if legal.any():
-            unit["targets"] = [int(t) for t in rng.permutation(np.flatnonzero(legal))]
+            tiles = np.flatnonzero(legal)
+            unit["targets"] = [int(tiles[i]) for i in order(np.asarray(targets[slot])[tiles])]
         units[str(slot)] = unit
     cities = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[me] > 0)
+    founders = int(np.asarray(opts["categories"])[:, load_tables().category_names.index("settle")].sum())
+    new_cities = [c for c in range(MAX_CITIES) if c not in cities][:founders]
     move: dict[str, Any] = {
         "tech": order(tech),
         "policy": order(policy),
         "tenet": order(tenet),
         "units": units,
-        "build": {str(c): order(build[c]) for c in cities},
+        "build": {str(c): order(build[c]) for c in (*cities, *new_cities)},
         "work": {str(c): [int(j) for j in np.argmax(worked[c], axis=1)] for c in cities},  # citizen k's first
     }
     if trade:
