@@ -24,7 +24,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.rules.units import COMBAT, MOVE
 from hexarena.games.terranova.engine.tables import N_YIELDS
 from hexarena.rl.es import Adam
 from hexarena.rl.tn_policy import (
@@ -35,14 +36,12 @@ from hexarena.rl.tn_policy import (
     UNIT_CLASSES,
     UNIT_HEAD,
     WORK_AREA,
-    distance,
     features,
     head_features,
     tile_features,
     unit_inputs,
 )
 
-MOVE, COMBAT = 0, 18  # the unit action categories whose target is a choice (not the unit's tile)
 MAX_CANDIDATES = 48  # a target decision keeps the chosen tile and at most this many others
 # the contract's option mask of each head (unit categories and builds per unit / city slot)
 MASKS = {
@@ -103,8 +102,7 @@ def collect(
             if state.environment is before:
                 raise RuntimeError(f"the {bot} bot's move was refused: {state.message}")
             f = np.asarray(features(obs))
-            tiles = np.asarray(_tile_features(obs))
-            pos, cls, x_unit = (np.asarray(a) for a in unit_inputs(obs, jnp.asarray(tiles)))
+            tiles, pos, cls, x_unit = (np.asarray(a) for a in _inputs(obs))
             done = _executed(state.environment)
             for name, n in HEADS:
                 mask_key = MASKS[name]
@@ -126,7 +124,11 @@ def collect(
     return {"games": played, "rows": rows}
 
 
-_tile_features = jax.jit(tile_features)
+@jax.jit
+def _inputs(obs: dict) -> tuple[jax.Array, ...]:
+    """The policy's view of one observation: tile features, then each unit's tile, class and features."""
+    tiles = tile_features(obs)
+    return (tiles, *unit_inputs(obs, tiles))
 
 
 def _target_row(
@@ -140,7 +142,7 @@ def _target_row(
         return None
     others = rng.permutation(others)[:MAX_CANDIDATES]
     cand = np.concatenate([[chosen], others])
-    steps = np.asarray(distance(jnp.asarray(pos), jnp.asarray(cand))) / STEP_SCALE
+    steps = distance_np(pos, cand) / STEP_SCALE
     x = np.zeros((MAX_CANDIDATES + 1, len(TARGET_FEATURES)), np.float32)
     x[: len(cand)] = np.column_stack([tiles[cand], steps])
     return x, np.arange(MAX_CANDIDATES + 1) < len(cand), 0
@@ -193,7 +195,7 @@ def fit(data: dict, steps: int = 400, lr: float = 0.1, l2: float = 1e-3) -> tupl
         blocks.append(w.ravel())
     target = np.zeros((len(UNIT_CLASSES), len(TARGET_FEATURES)), np.float32)
     for k, cls in enumerate(UNIT_CLASSES):
-        rows = [r[1:] for r in data["rows"].get("target", []) if r[0] == k]
+        rows = [r[1:] for r in data["rows"]["target"] if r[0] == k]
         counts[f"target ({cls})"] = len(rows)
         if rows:
             x, valid = (jnp.asarray(np.stack([r[i] for r in rows])) for i in (0, 1))

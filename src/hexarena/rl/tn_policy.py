@@ -31,7 +31,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES, axial, work_area
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, work_area
 from hexarena.games.terranova.engine.spaces import (
     ACTION_SHAPES,
     N_CITIZENS,
@@ -42,6 +42,7 @@ from hexarena.games.terranova.engine.spaces import (
 )
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
 from hexarena.games.terranova.engine.tables import N_BUILDABLES, N_CATEGORIES, N_YIELDS, load_tables
+from hexarena.games.terranova.engine.world import tile_distance
 
 HEADS: tuple[tuple[str, int], ...] = (
     ("policy", N_POLICIES),
@@ -99,15 +100,6 @@ def features(obs: dict[str, Any]) -> jax.Array:
 
 
 WORK_AREA = work_area()
-_Q, _R = (jnp.asarray(a) for a in axial())
-
-
-def distance(a: jax.Array, b: jax.Array) -> jax.Array:
-    """Hex distance between tiles (broadcasting), the short way round the cylinder (as
-    :func:`~hexarena.games.terranova.engine.geometry.distance_np`, in jax)."""
-    dq, dr = _Q[a] - _Q[b], _R[a] - _R[b]
-    ds = jnp.stack([dq - COLS, dq, dq + COLS])
-    return ((jnp.abs(ds) + jnp.abs(dr) + jnp.abs(ds + dr)) // 2).min(0)
 
 
 def _tiles(rowcol: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -127,12 +119,12 @@ def tile_features(obs: dict[str, Any]) -> jax.Array:
     site = jnp.where(ring >= 0, value[jnp.maximum(ring, 0)], 0.0).sum(1) / SITE_SCALE
     pc = obs["player_cities"]
     city, known = _tiles(jnp.asarray(pc["city_rowcols"]))  # (6, 10)
-    d = jnp.where(known[None], distance(jnp.arange(N_TILES)[:, None, None], city[None]), 99)
+    d = jnp.where(known[None], tile_distance(jnp.arange(N_TILES)[:, None, None], city[None]), 99)
     mine = jnp.arange(d.shape[1]) == me
     own = jnp.where(mine[None, :, None], d, 99).min((1, 2))
     rival = jnp.where(mine[None, :, None], 99, d).min((1, 2))
     cs, cs_known = _tiles(jnp.asarray(obs["citystate_info"]["city_rowcols"]))
-    near_cs = jnp.where(cs_known[None], distance(jnp.arange(N_TILES)[:, None], cs[None]), 99).min(1)
+    near_cs = jnp.where(cs_known[None], tile_distance(jnp.arange(N_TILES)[:, None], cs[None]), 99).min(1)
     owners = jnp.asarray(pc["ownership_map"]).reshape(d.shape[1], -1, N_TILES).max(1) >= 2
     foreign = jnp.where(mine[:, None], False, owners).any(0) | (
         jnp.asarray(obs["cs_ownership_map"]).ravel() > 0
@@ -167,7 +159,7 @@ def target_scores(tiles: jax.Array, pos: jax.Array, cls: jax.Array, w_target: ja
     """(units, 2772) every unit's score of every tile: :data:`TARGET_FEATURES` (the tile's
     features, then the steps from the unit) times its class's weights."""
     per_class = tiles @ w_target[:, :-1].T  # (2772, classes)
-    steps = distance(pos[:, None], jnp.arange(N_TILES)[None, :]) / STEP_SCALE
+    steps = tile_distance(pos[:, None], jnp.arange(N_TILES)[None, :]) / STEP_SCALE
     return per_class[:, cls].T + steps * w_target[cls, -1][:, None]
 
 

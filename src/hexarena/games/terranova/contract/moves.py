@@ -35,6 +35,7 @@ from hexarena.core.errors import IllegalMoveError
 from hexarena.core.frozen import thaw
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, ROWS
 from hexarena.games.terranova.engine.rules.trade import ACCEPT, N_ITEMS, item_names
+from hexarena.games.terranova.engine.rules.units import SETTLE
 from hexarena.games.terranova.engine.spaces import ACTION_SHAPES, N_CITIZENS, map_shapes
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS, N_PLAYERS
 from hexarena.games.terranova.engine.tables import N_BUILDABLES, load_tables
@@ -304,7 +305,7 @@ def sparse_from_dense(
             unit["targets"] = [int(tiles[i]) for i in order(np.asarray(targets[slot])[tiles])]
         units[str(slot)] = unit
     cities = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[me] > 0)
-    founders = int(np.asarray(opts["categories"])[:, load_tables().category_names.index("settle")].sum())
+    founders = int(np.asarray(opts["categories"])[:, SETTLE].sum())
     new_cities = [c for c in range(MAX_CITIES) if c not in cities][:founders]
     move: dict[str, Any] = {
         "tech": order(tech),
