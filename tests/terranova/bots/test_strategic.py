@@ -136,11 +136,11 @@ def test_it_stops_founding_cities_when_unhappy_once_it_has_six(obs):
 def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     assert strategy.choose_plan(obs, 0, None) == "science"
     info = dict(obs["citystate_info"])
-    info["relationships"] = np.where(np.arange(12) < 8, 2, 0)
+    info["relationships"] = np.where(np.arange(12) < 8, 0, -1)  # each city state's ally, -1 none
     allied = {**obs, "citystate_info": info}
     assert strategy.progress(allied, 0)["diplomatic"] == pytest.approx(8 / 12)
     assert strategy.choose_plan(allied, 0, "science") == "diplomatic"
-    info["relationships"] = np.where(np.arange(12) < 2, 2, 0)
+    info["relationships"] = np.where(np.arange(12) < 2, 0, -1)
     close = {**obs, "citystate_info": info}  # two allies: ahead of science, but not by the margin
     assert strategy.choose_plan(close, 0, None) == "diplomatic"
     assert strategy.choose_plan(close, 0, "science") == "science"
@@ -158,7 +158,7 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     rich["most_soldiers"] = np.int32(0)
     assert strategy.choose_plan(rich, 0, "science") == "domination"
     # eight allies lead conquest by far; a conquest that has sacked a capital goes on all the same
-    info["relationships"] = np.where(np.arange(12) < 8, 2, 0)
+    info["relationships"] = np.where(np.arange(12) < 8, 0, -1)
     assert strategy.choose_plan(allied, 0, "domination") == "diplomatic"
     sacked = np.zeros((6, 6), int)
     sacked[0, 3] = 1
@@ -177,6 +177,63 @@ def test_it_commits_to_the_victory_it_leads_and_switches_only_by_a_margin(obs):
     )
     war = strategy.policy_order("domination")
     assert war.index("honor_opener") < war.index("aesthetics_opener")
+
+
+def _city_states(obs: dict, ally: list[int], influence: list[float], routes: dict[int, int]) -> dict:
+    """``obs`` with city states 0.. at (10, 10 + 2k): their allies (-1 none), player 0's influence,
+    and player 0's caravan routes (unit slot -> city state)."""
+    n = len(ally)
+    info = dict(obs["citystate_info"])
+    rowcols = np.full((12, 2), -1)
+    rowcols[:n] = [[10, 10 + 2 * k] for k in range(n)]
+    info.update(
+        city_rowcols=rowcols,
+        relationships=np.array([*ally, *[-1] * (12 - n)]),
+        influence_level=np.array([*influence, *[0.0] * (12 - n)]),
+    )
+    to = np.full(30, -1)
+    for slot, k in routes.items():
+        to[slot] = 6 + k
+    return {**obs, "citystate_info": info, "units": {**obs["units"], "trade_to_player_int": to}}
+
+
+def test_a_diplomat_routes_its_caravans_to_the_city_states_it_does_not_hold_yet(obs):
+    from hexarena.games.terranova.bots import caravans
+
+    # nobody's (40 influence, one route of ours there), a rival's, ours by a thin margin, ours
+    # safely, a rival's that outbids our 150
+    view = _city_states(obs, [-1, 1, 0, 0, 1], [40.0, 30.0, 70.0, 120.0, 150.0], {7: 0})
+    worth = caravans.diplomat_values(view, 0)[:5]
+    assert worth[0] == pytest.approx(caravans.UNHELD + 40 / 60 - caravans.ROUTE_SHARE)
+    assert worth[0] > worth[1] > worth[2] > worth[3] == worth[4] == caravans.SAFE
+    assert caravans.diplomat_values(view, 0, slot=7)[0] == pytest.approx(caravans.UNHELD + 40 / 60)
+    tiles = [10 * COLS + 10 + 2 * k for k in range(5)]
+    foreign = caravans.FOREIGN
+    # a bot of another plan leaves a rival's city state and one it holds safely for a foreign city
+    science = caravans.destination_values(view, 0, "science")[tiles]
+    assert science[1] == science[4] == caravans.HELD_ELSEWHERE < foreign and science[3] == caravans.SAFE
+    assert science[0] > science[2] > foreign
+    easy = caravans.destination_values(view, 0)[tiles]  # the easy bot's valuation is unchanged
+    assert (easy >= caravans.CITY_STATE).all()
+
+
+def test_diplomacy_is_played_while_no_rival_holds_more_allies(obs):
+    ids, rowcols = np.array(obs["player_cities"]["city_ids"]), np.array(obs["player_cities"]["city_rowcols"])
+    ids[0, 0], rowcols[0, 0] = 1, [10, 12]
+    view = _city_states(_cities(obs, city_ids=ids, city_rowcols=rowcols), [0] * 2 + [-1] * 6, [70.0] * 8, {})
+    view["current_turn"] = np.int32(100)
+    assert strategy.city_states_in_reach(view, 0) == 8
+    assert strategy.progress(view, 0)["diplomatic"] == pytest.approx(2 / 12)  # its own allies only
+    assert strategy.choose_plan(view, 0, None) == "diplomatic"
+    behind = _city_states(view, [0] * 2 + [3] * 3 + [-1] * 3, [70.0] * 8, {})
+    assert not strategy.leads_allies(behind, 0)
+    assert strategy.choose_plan(behind, 0, "diplomatic") != "diplomatic"
+    # a diplomat adopts Patronage first and builds the Forbidden Palace (two delegates)
+    assert strategy.policy_order("diplomatic")[:5] == list(strategy.PLAN_FIRST["diplomatic"])
+    legal = np.ones(N_BUILDABLES, bool)
+    none = np.full(N_TILES, -np.inf)
+    assert planner.DELEGATES_WONDER in planner.needs(view, 0, "diplomatic", "pikeman", none, legal)
+    assert planner.DELEGATES_WONDER not in planner.needs(view, 0, "science", "pikeman", none, legal)
 
 
 def test_a_bot_marching_on_a_capital_refuses_its_owners_peace(obs):

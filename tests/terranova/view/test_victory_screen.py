@@ -1,6 +1,7 @@
 """The Victory screen of a finished game says who won, which victory, in which round and how: for
 a domination victory, whose capitals the winner sacked and in which rounds (the state keeps only
-whether; the recorder and the adapter keep the rounds as the game goes)."""
+whether; the recorder and the adapter keep the rounds as the game goes); for a diplomatic one,
+the winner's delegates and allies."""
 
 from __future__ import annotations
 
@@ -59,6 +60,33 @@ def test_the_victory_screen_tells_who_won_which_victory_when_and_how(tmp_path):
     for who, when in (("purple", 138), ("yellow", 194), ("red", 251), ("green", 251), ("orange", 251)):
         assert f"{who}'s in round {when}" in note
     assert new_sacks(s0.players.has_sacked, states[1].players.has_sacked, 138) == ((138, BLUE, 4),)
+
+
+def test_a_diplomatic_victory_screen_counts_the_winners_delegates_and_allies():
+    from hexarena.games.terranova.engine.tables import load_tables
+    from hexarena.games.terranova.view.screens import screens
+
+    tb = load_tables()
+    s = jax.tree_util.tree_map(np.asarray, TerraNovaState.new(seed=3, turn_cap=300).environment.state)
+    buildings, policies = s.cities.buildings.copy(), s.players.policies.copy()
+    buildings[BLUE, 0, tb.building("forbidden_palace")] = True  # 2 delegates
+    policies[BLUE, list(tb.policy_names).index("consulates")] = True  # 1 more
+    relationship = s.citystates.relationship.copy()
+    relationship[:9, BLUE] = 2  # allied to nine city states
+    s = s._replace(
+        cities=s.cities._replace(buildings=buildings),
+        players=s.players._replace(policies=policies),
+        citystates=s.citystates._replace(relationship=relationship),
+        victory=np.int32(VICTORIES.index("diplomatic")),
+        winner=np.int32(BLUE),
+        turn=np.int32(269),
+    )
+    victory = screens(s)["screen_victory"]
+    assert victory["rows"][BLUE]["diplomatic"] == "3 delegates + 9 allied city states = 12 of 12 votes"
+    assert victory["note"] == (
+        "round 269 of 300; blue won a diplomatic victory in round 269, "
+        "3 delegates + 9 allied city states = 12 of 12 votes"
+    )
 
 
 def test_the_adapters_frames_carry_the_rounds_of_the_sacks():

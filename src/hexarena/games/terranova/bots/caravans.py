@@ -7,6 +7,21 @@ trade routes gives +30 influence at the quest's end to the player with the most 
 So a caravan goes, best first, to a city state whose trade-route quest it can win, then to the
 city state it is closest to befriending or allying (the next threshold within reach), then to
 any city state, then to a foreign city (more gold and some science), then to one of its own.
+
+A bot whose plan is diplomacy (allies are its votes) routes for alliances instead
+(:func:`diplomat_values`): to a city state nobody holds, the nearer the ally threshold the better,
+then to one a rival holds, then to one it holds by a thin margin, each less for every route of
+its own already running there (its caravans spread over the city states rather than pile onto
+one: seed 3's bots held 668 influence on one city state and no ally elsewhere). One it holds by
+:data:`SAFE_MARGIN` is worth less than any city: when that caravan's 14 turns end, it is sent on
+to the next city state, since 60 influence decays for 40 rounds or more before the ally is lost.
+So is one a rival holds against :data:`OUTBID_MARGIN` of its own (outbid by a margin it cannot
+see: the rival's routes there outpace its own; a rival that stopped sending them loses a point a
+round, so short of that it keeps contesting).
+A strategic bot of another plan does not contest a city state a rival holds (the rival's
+influence is unknown and a route there buys nothing until it is beaten), nor pile routes onto one
+it holds safely (seed 0's science bot had 874 influence on its one ally); a foreign city pays
+it more.
 """
 
 from __future__ import annotations
@@ -25,6 +40,12 @@ from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
 OWN, FOREIGN, CITY_STATE = 1.0, 2.0, 3.0
 QUEST_BONUS = 4.0  # its quest is trade routes and nobody has more routes to it than we do
 THRESHOLD_BONUS = 2.0  # scaled by how close the next relationship threshold is (1 = at it)
+HELD_ELSEWHERE = 1.5  # a non-diplomat's worth of a city state a rival holds: below a foreign city
+SAFE_MARGIN = 40.0  # influence beyond the ally threshold at which a diplomat's route moves on
+OUTBID_MARGIN = 80.0  # influence beyond the threshold at which it gives up a rival's city state
+SAFE = 0.5  # a diplomat's worth of a city state it holds safely: below its own cities
+UNHELD, CONTESTED, THIN = 6.0, 4.5, 4.0  # a diplomat's worth of a city state by who holds it
+ROUTE_SHARE = 1.5  # less per route of its own already running to the city state
 
 
 def _tiles(rowcol: np.ndarray) -> np.ndarray:
@@ -42,8 +63,12 @@ def wants_caravan(obs: dict[str, Any], me: int) -> bool:
     return caravans < int(obs["num_trade_routes"]) and bool(cs_seen or cities >= 2)
 
 
-def destination_values(obs: dict[str, Any], me: int) -> np.ndarray:
-    """(H,) what a route to each tile's city is worth to ``me`` (0 where there is no known city)."""
+def destination_values(
+    obs: dict[str, Any], me: int, plan: str | None = None, slot: int | None = None
+) -> np.ndarray:
+    """(H,) what a route to each tile's city is worth to ``me``'s caravan in ``slot`` (0 where there
+    is no known city); ``plan`` None is the ``easy`` bot's valuation, ``"diplomatic"``
+    :func:`diplomat_values` for the city states."""
     rules = citystate_rules()
     value = np.zeros(N_TILES)
     pc = obs["player_cities"]
@@ -56,7 +81,15 @@ def destination_values(obs: dict[str, Any], me: int) -> np.ndarray:
     influence = np.asarray(info["influence_level"], dtype=float)
     trade_quest = np.asarray(info["quest_type"]) == quest_index("trade_routes")
     mine, lead = np.asarray(info["trade_tracker_mine"]), float(info["trade_tracker_lead"])
+    ally = np.asarray(info["relationships"])
+    if plan == "diplomatic":
+        value[sites[sites >= 0]] = diplomat_values(obs, me, slot)[sites >= 0]
+        return value
+    safe = influence >= rules["ally_influence"] + SAFE_MARGIN
     for k in np.flatnonzero(sites >= 0):
+        if plan is not None and (ally[k] not in (-1, me) or safe[k]):
+            value[sites[k]] = HELD_ELSEWHERE if ally[k] != me else SAFE
+            continue
         worth = CITY_STATE + QUEST_BONUS * (trade_quest[k] and mine[k] >= lead - 1)
         for threshold in (rules["friend_influence"], rules["ally_influence"]):
             if influence[k] < threshold:
@@ -66,14 +99,31 @@ def destination_values(obs: dict[str, Any], me: int) -> np.ndarray:
     return value
 
 
+def diplomat_values(obs: dict[str, Any], me: int, slot: int | None = None) -> np.ndarray:
+    """(12,) a diplomat's worth of a route to each city state (see the module's docstring); routes
+    of its caravans other than ``slot`` count against their city state."""
+    info = obs["citystate_info"]
+    influence = np.asarray(info["influence_level"], dtype=float)
+    ally = np.asarray(info["relationships"])
+    threshold = citystate_rules()["ally_influence"]
+    worth = np.where(ally == -1, UNHELD + np.clip(influence / threshold, 0, 1), CONTESTED)
+    worth = np.where(influence >= threshold + OUTBID_MARGIN, SAFE, worth)  # outbid by far
+    worth = np.where(ally == me, np.where(influence >= threshold + SAFE_MARGIN, SAFE, THIN), worth)
+    to = np.asarray(obs["units"]["trade_to_player_int"]) - N_PLAYERS
+    if slot is not None:
+        to = np.delete(to, slot)
+    routes = np.bincount(to[to >= 0], minlength=len(worth))[: len(worth)]
+    return np.maximum(worth - ROUTE_SHARE * routes, SAFE)
+
+
 def caravan_order(
-    obs: dict[str, Any], me: int, pos: int, opts: dict[str, Any] | None, slot: int
+    obs: dict[str, Any], me: int, pos: int, opts: dict[str, Any] | None, slot: int, plan: str | None = None
 ) -> dict[str, Any]:
     """The order of the caravan in ``slot`` on tile ``pos``: send it to the best destination it may
     reach (with options: those listed for it; without: known cities within 15 tiles, the
     resolver skipping the others), else hold its tile (a route starts only from its owner's
     city: with no order it walked off to the first tile in its reach)."""
-    value = destination_values(obs, me)
+    value = destination_values(obs, me, plan, slot)
     if opts is not None:
         can = np.asarray(opts["send"][slot], bool)
     else:

@@ -53,6 +53,7 @@ HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
 # a domination plan marches once it has this many military units beyond one a city, obsolete ones
 # too (the techs make an army obsolete faster than it is replaced; old units die in the assault)
 MARCH_ARMY = 6
+DELEGATES_WONDER = "forbidden_palace"  # a diplomat's first need once legal: 2 delegates
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 # a site's value per luxury kind the empire lacks within its two rings: about two rings' tiles of
 # food (a site is worth 50-80); each kind is 4 happiness, a city's own unhappiness is 3 and a citizen
@@ -180,7 +181,8 @@ def needs(
     sites: np.ndarray,
     legal: np.ndarray | None = None,
 ) -> list[str]:
-    """The units the empire should start now, most urgent first: a first defender, a scout
+    """The units the empire should start now, most urgent first: a first defender, a diplomat's
+    Forbidden Palace, a scout
     while a rival capital is unseen, a settler while there is land, the army's missing modern units
     (for a conquest, melee ones, at least :data:`~.military.ASSAULT`, since only a melee blow takes
     a city, and one in :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers
@@ -202,6 +204,9 @@ def needs(
     out: list[str] = []
     if unit and modern == 0:
         out.append(unit)
+    palace = tb.building(DELEGATES_WONDER)
+    if plan == "diplomatic" and legal is not None and legal[palace] and not (constructing == palace).any():
+        out.append(DELEGATES_WONDER)  # two of the twelve votes, in the most productive city
     scout = legal is None or bool(legal[economy.unit_item("scout")])
     if scout and military.wants_scout(obs, me) and not (training == tb.unit("scout")).any():
         out.append("scout")  # early, while a rival's border is a tile or two: it sees over it
@@ -237,8 +242,12 @@ def needs(
             room -= take
             out.append(siege if take else unit)
     out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
-    if caravans_paid(obs, me, plan) and not (training == tb.unit("caravan")).any():
-        out.append("caravan")
+    if caravans_paid(obs, me, plan):
+        # one at a time, a diplomat's two: its votes are its routes, a slot left empty for 50
+        # rounds is an ally it does not have
+        under_way = int((training == tb.unit("caravan")).sum())
+        free = int(obs["num_trade_routes"]) - int((kinds == tb.unit("caravan")).sum())
+        out += ["caravan"] * (min(2 if plan == "diplomatic" else 1, free) - under_way)
     return out
 
 
@@ -333,7 +342,7 @@ def plan_move(
         if name == "settler":
             units[str(slot)] = settler_order(obs, me, int(slot), sites, claimed, opts)
         elif name == "caravan":
-            units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot))
+            units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot), plan)
         elif name == "worker":
             units[str(slot)] = worker_order(obs, me, int(slot), pos, opts, bound)
     return {

@@ -6,8 +6,10 @@ for science, tourism against each rival's lifetime culture for culture, delegate
 states for diplomacy, rival capitals sacked for domination) and an aptitude (:func:`aptitude`:
 whether its science pays for the spaceship's remaining research by the cap, leading the literacy,
 culture or soldier demographics, friends and allies, a rival capital in reach and the gold to
-pay for an army). The
-bot plays the plan with the most progress plus aptitude (science's progress is its reach alone:
+pay for an army; for diplomacy, the city states its caravans reach, while no rival holds more
+of them as allies: the allies are public, so the diplomats of a game thin out to the leader, as
+the conquerors do to the strongest, and it does not split the city states with four others).
+The bot plays the plan with the most progress plus aptitude (science's progress is its reach alone:
 techs known are worth nothing if the spaceship stays out of reach), keeping the one it plays unless another
 leads it by :data:`SWITCH_MARGIN` (a plan is not dropped on one bad turn, and is dropped when the
 bot falls behind in what it needs).
@@ -22,6 +24,7 @@ import numpy as np
 
 from hexarena.games.terranova.bots import economy, military
 from hexarena.games.terranova.bots.steps import territory
+from hexarena.games.terranova.engine.geometry import COLS, distance_np
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
 from hexarena.games.terranova.engine.state import N_PLAYERS
 from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
@@ -31,6 +34,9 @@ SWITCH_MARGIN = 0.15
 PLAN_ITEM_VALUE = 6.0  # worth per turn of a building the plan needs for what no yield shows
 SCIENCE_TECHS = 75  # the techs a spaceship needs
 WAR_ROUND = 60  # no conquest plan before this round (the land is still being settled)
+DIPLOMACY_ROUND = 50  # nor a diplomatic one before this (its cities and the city states' sites)
+RACE_ALLIES = 2  # a rival with this many allies, and more than the bot, leads the diplomatic race
+DIPLOMACY_REACH = 8  # city states within its caravans' range for a full diplomatic aptitude
 ARMY_PURSE = 20.0  # gold a turn to spare that pays for a conquering army (five more units)
 # yield weights per plan: food, production, gold, faith, culture, science, happiness, tourism
 PLAN_WEIGHTS = {
@@ -39,7 +45,8 @@ PLAN_WEIGHTS = {
     "diplomatic": np.array([1.0, 1.0, 1.2, 0.4, 0.8, 0.8, 1.0, 0.3]),
     "domination": np.array([1.0, 1.6, 0.9, 0.3, 0.5, 0.8, 1.0, 0.1]),
 }
-# buildings a plan needs for what their yields do not show (parts, great-work slots, delegates)
+# buildings a plan needs for what their yields do not show (parts, great-work slots, delegates,
+# a diplomat's trade-route slots)
 PLAN_BUILDINGS = {
     "science": (
         "apollo_program",
@@ -49,7 +56,7 @@ PLAN_BUILDINGS = {
         "great_library",
     ),
     "culture": ("amphitheater", "opera_house", "museum", "broadcast_tower", "hermitage", "hotel", "louvre"),
-    "diplomatic": ("forbidden_palace", "caravansary", "national_treasury"),
+    "diplomatic": ("forbidden_palace", "caravansary", "national_treasury", "colossus", "petra"),
     "domination": ("barracks", "walls", "castle", "heroic_epic", "ironworks", "forge"),
 }
 # the units and buildings whose techs each plan researches first (in this order)
@@ -96,12 +103,24 @@ OPENING = ("pottery", "mining", "calendar", "construction", "writing", "trapping
 PLAN_TREES = {
     "science": ("tradition", "rationalism", "liberty", "commerce", "patronage", "aesthetics"),
     "culture": ("tradition", "aesthetics", "piety", "liberty", "rationalism", "commerce"),
-    "diplomatic": ("tradition", "patronage", "commerce", "liberty", "rationalism", "aesthetics"),
+    "diplomatic": ("patronage", "tradition", "commerce", "liberty", "rationalism", "aesthetics"),
     "domination": ("liberty", "honor", "tradition", "commerce", "rationalism", "exploration"),
 }
 # Monarchy before Landed Elite: half a happiness and half a gold per citizen of the capital (about
 # 4 of each at round 60), when six new cities had the empire at -6 to -20 from round 40 to 80
 OPENERS = ("tradition_opener", "liberty_opener", "legalism", "monarchy", "landed_elite", "republic")
+# a plan's policies that go before the openers once legal: a diplomat's Patronage (from the
+# medieval era) in the order that buys votes: resting influence 20, +1 influence a route (2.5),
+# decay -25 %, then Consulates' delegate
+PLAN_FIRST = {
+    "diplomatic": (
+        "patronage_opener",
+        "merchant_confederacy",
+        "philanthropy",
+        "cultural_diplomacy",
+        "consulates",
+    ),
+}
 
 
 @cache
@@ -175,11 +194,12 @@ def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[st
 
 
 def policy_order(plan: str) -> list[str]:
-    """Every policy: the openers, then the plan's trees in order (opener first), then the rest."""
+    """Every policy: the plan's first ones (:data:`PLAN_FIRST`), the openers, then the plan's trees
+    in order (opener first), then the rest."""
     tb = load_tables()
     names = list(tb.policy_names)
     tree = [tb.tree_names[int(np.argmax(tb.policy_tree_onehot[p]))] for p in range(len(names))]
-    ranked = list(OPENERS)
+    ranked = list(dict.fromkeys([*PLAN_FIRST.get(plan, ()), *OPENERS]))
     for t in PLAN_TREES[plan]:
         members = [n for n, tr in zip(names, tree, strict=True) if tr == t]
         members.sort(key=lambda n: not n.endswith("_opener"))
@@ -203,7 +223,7 @@ def progress(obs: dict[str, Any], me: int) -> dict[str, float]:
     culture = np.asarray(obs["culture_total"], dtype=float)
     rivals = [q for q in range(N_PLAYERS) if q != me]
     ratio = min(max(tourism[q], 0.0) / max(culture[q], 1.0) for q in rivals)
-    allies = int((np.asarray(obs["citystate_info"]["relationships"]) == 2).sum())
+    allies = int((np.asarray(obs["citystate_info"]["relationships"]) == me).sum())
     votes = max(int(np.asarray(obs["num_delegates"])[me]), 0) + allies
     sacked = int(np.asarray(obs["has_sacked"])[me].sum())
     return {
@@ -238,6 +258,27 @@ def science_reach(obs: dict[str, Any], me: int) -> float:
     return min(2.0 * rate * rounds / max(remaining, 1.0), 1.0)
 
 
+def city_states_in_reach(obs: dict[str, Any], me: int) -> int:
+    """How many city states ``me`` has seen within its caravans' range of one of its cities."""
+    pc = obs["player_cities"]
+    ids, rowcols = np.asarray(pc["city_ids"])[me], np.asarray(pc["city_rowcols"])[me]
+    cities = rowcols[ids > 0] @ np.array([COLS, 1])
+    sites = np.asarray(obs["citystate_info"]["city_rowcols"])
+    sites = sites[sites[:, 0] >= 0] @ np.array([COLS, 1])
+    if not len(cities) or not len(sites):
+        return 0
+    near = distance_np(cities[:, None], sites[None, :]).min(0)
+    return int((near < load_tables().rules["trade_route_range"]).sum())
+
+
+def leads_allies(obs: dict[str, Any], me: int) -> bool:
+    """Whether no rival has more city-state allies than ``me`` (the allies are public), or none has
+    :data:`RACE_ALLIES` yet (a first ally is a route's luck, not a lead)."""
+    allies = np.bincount(np.asarray(obs["citystate_info"]["relationships"]) + 1, minlength=N_PLAYERS + 1)
+    best_rival = np.delete(allies[1:], me).max()
+    return bool(allies[1 + me] >= best_rival or best_rival < RACE_ALLIES)
+
+
 def tourism_known(obs: dict[str, Any]) -> bool:
     """Whether the bot knows the tech that starts tourism (before it, no culture victory moves)."""
     tb = load_tables()
@@ -254,7 +295,10 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     their armies met each other rather than the capitals: one conqueror at a time, the strongest,
     and none while a rival has sacked more capitals than it (its conquest is under way)."""
     culture = np.asarray(obs["culture_total"], dtype=float)
-    relations = np.asarray(obs["citystate_info"]["relationships"])
+    info = obs["citystate_info"]
+    friends = int((np.asarray(info["influence_level"]) >= citystate_rules()["friend_influence"]).sum())
+    leads = leads_allies(obs, me)
+    reach = min(city_states_in_reach(obs, me) / DIPLOMACY_REACH, 1.0)
     pc = obs["player_cities"]
     rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
     rival_capitals[me] = False
@@ -266,7 +310,8 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     return {
         "science": 0.1 + 0.8 * science_reach(obs, me) + 0.1 * (int(obs["most_literacy"]) == me),
         "culture": 0.1 + 0.2 * (int(np.argmax(culture)) == me and tourism_known(obs)),
-        "diplomatic": 0.05 + 0.04 * int((relations >= 1).sum()),
+        "diplomatic": 0.05
+        + leads * (0.04 * friends + 0.45 * reach * (int(obs["current_turn"]) >= DIPLOMACY_ROUND)),
         "domination": 0.05 + war_time * strongest * (0.35 * bool(rival_capitals.any()) + 0.5 * purse),
     }
 
@@ -280,8 +325,11 @@ def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
         return current
     done, able = progress(obs, me), aptitude(obs, me)
     done["science"] = 0.0  # techs known count only through the reach of what is left to research
+    done["diplomatic"] *= leads_allies(obs, me)  # votes behind a rival's are not a race it leads
     score = {p: done[p] + able[p] for p in PLANS}
     best = max(PLANS, key=lambda p: score[p])
+    if current == "diplomatic" and not leads_allies(obs, me):
+        current = None  # behind in allies: its routes only raise the leader's price
     if current in score and score[best] < score[current] + SWITCH_MARGIN:
         return current
     return best

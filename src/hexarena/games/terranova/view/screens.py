@@ -22,6 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+import jax
 import numpy as np
 
 from hexarena.games.terranova.contract.moves import buildable_names
@@ -39,7 +40,7 @@ from hexarena.games.terranova.engine.rules.beliefs import holy_city, religion_co
 from hexarena.games.terranova.engine.rules.policies import adoptable
 from hexarena.games.terranova.engine.rules.pressure import city_state_followers
 from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, item_names
-from hexarena.games.terranova.engine.rules.victory import VICTORIES, spaceship_mask
+from hexarena.games.terranova.engine.rules.victory import VICTORIES, delegates, spaceship_mask
 from hexarena.games.terranova.engine.state import GameState
 from hexarena.games.terranova.engine.tables import (
     FOOD,
@@ -444,12 +445,17 @@ def new_sacks(before: np.ndarray, after: np.ndarray, turn: int) -> tuple[Sack, .
     return tuple((int(turn), int(p), int(q)) for p, q in zip(*np.nonzero(fresh), strict=True))
 
 
+_delegates = jax.jit(delegates)  # compiled once: the frame's state is numpy, as each frame's
+
+
 def _victory(s: GameState, sacks: tuple[Sack, ...] = ()) -> dict[str, Any]:
     sacked = np.asarray(s.players.has_sacked)
     alive = np.asarray(s.cities.exists).any(1) | (np.asarray(s.units.kind) > 0).any(1)
     parts = np.asarray(s.cities.buildings)[..., spaceship_mask()].any(1).sum(1)
     tourism, lifetime = np.asarray(s.players.tourism), np.asarray(s.players.culture_total)
     allies = (np.asarray(s.citystates.relationship) == 2).sum(0)
+    seated = np.asarray(_delegates(s))
+    votes = citystate_rules()["diplomatic_votes"]
     ahead = ((tourism > lifetime[None, :]) & ~np.eye(len(ROLES), dtype=bool)).sum(1)
     rows = [
         {
@@ -458,7 +464,8 @@ def _victory(s: GameState, sacks: tuple[Sack, ...] = ()) -> dict[str, Any]:
             "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked"
             + "".join(f"; {ROLES[q]}'s in round {r}" for r, by, q in sacks if by == p),
             "culture": f"tourism above the lifetime culture of {int(ahead[p])} rivals",
-            "allied city states": int(allies[p]),
+            "diplomatic": f"{int(seated[p])} delegates + {int(allies[p])} allied city states = "
+            f"{int(seated[p] + allies[p])} of {votes} votes",
             "in the game": bool(alive[p]),
         }
         for p, role in enumerate(ROLES)
@@ -466,8 +473,8 @@ def _victory(s: GameState, sacks: tuple[Sack, ...] = ()) -> dict[str, Any]:
     kind = int(s.victory)
     won = f"; {ROLES[int(s.winner)]} won a {VICTORIES[kind]} victory in round {int(s.turn)}"
     ended = won if kind > 0 else ""
-    if kind > 0 and VICTORIES[kind] == "domination":
-        ended += ", " + rows[int(s.winner)]["domination"]
+    if kind > 0:  # how it was won, in the winner's row of that kind
+        ended += ", " + rows[int(s.winner)][VICTORIES[kind]]
     return {"rows": rows, "note": f"round {int(s.turn)} of {int(s.turn_cap)}{ended}"}
 
 
