@@ -96,14 +96,29 @@ def test_the_adapters_frames_carry_the_rounds_of_the_sacks():
     assert frame["screen_victory"]["rows"][BLUE]["domination"].endswith("; red's in round 120")
 
 
+def _last_note(name: str) -> str:
+    """The Victory screen's note in the last frame of ``docs/terranova/<name>``."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    with gzip.open(Path(__file__).parents[3] / "docs" / "terranova" / name, "rt") as f:
+        *_, last = f
+    return json.loads(last)["delta"]["screen_victory"]["note"]
+
+
 def test_the_committed_domination_game_ends_on_its_victory_screen():
     """docs/terranova/domination-six-s7.frames.jsonl.gz: six ``heuristic`` bots, seed 7, recorded by
     ``hexarena play`` (benchmarks/README.md "Eighth pass"), a six-bot game to the 300-round cap
     that ended in a victory."""
-    import gzip
-    from pathlib import Path
+    note = _last_note("domination-six-s7.frames.jsonl.gz")
+    assert "purple won a domination victory in round 206, 5 of 5 rival capitals sacked" in note
 
-    frames = Path(__file__).parents[3] / "docs" / "terranova" / "domination-six-s7.frames.jsonl.gz"
-    with gzip.open(frames, "rt") as f:
-        *_, last = f
-    assert "purple won a domination victory in round 206, 5 of 5 rival capitals sacked" in last
+
+def test_the_committed_diplomatic_game_ends_on_its_victory_screen():
+    """docs/terranova/diplomatic-six-s2.frames.jsonl.gz: six ``heuristic`` bots, seed 2, recorded by
+    ``hexarena play`` (benchmarks/README.md "Ninth pass"), won at the Congress of round 240."""
+    assert _last_note("diplomatic-six-s2.frames.jsonl.gz") == (
+        "round 240 of 300; green won a diplomatic victory in round 240, "
+        "3 delegates + 9 allied city states = 12 of 12 votes"
+    )
