@@ -199,6 +199,7 @@ def _city_states(obs: dict, ally: list[int], influence: list[float], routes: dic
 
 def test_a_diplomat_routes_its_caravans_to_the_city_states_it_does_not_hold_yet(obs):
     from hexarena.games.terranova.bots import caravans
+    from hexarena.games.terranova.engine.rules.citystates import quest_index
 
     # nobody's (40 influence, one route of ours there), a rival's, ours by a thin margin, ours
     # safely, a rival's that outbids our 150
@@ -215,6 +216,15 @@ def test_a_diplomat_routes_its_caravans_to_the_city_states_it_does_not_hold_yet(
     assert science[0] > science[2] > foreign
     easy = caravans.destination_values(view, 0)[tiles]  # the easy bot's valuation is unchanged
     assert (easy >= caravans.CITY_STATE).all()
+    # a trade-route quest it can win raises a city state not yet safe, not one it holds safely
+    info = dict(view["citystate_info"])
+    info.update(
+        quest_type=np.full(12, quest_index("trade_routes")),
+        trade_tracker_mine=np.zeros(12),
+        trade_tracker_lead=0.0,
+    )
+    quest = caravans.diplomat_values({**view, "citystate_info": info}, 0)[:5]
+    assert quest[1] == worth[1] + caravans.QUEST_BONUS and quest[3] == caravans.SAFE
 
 
 def test_diplomacy_is_played_while_no_rival_holds_more_allies(obs):
@@ -228,6 +238,9 @@ def test_diplomacy_is_played_while_no_rival_holds_more_allies(obs):
     behind = _city_states(view, [0] * 2 + [3] * 3 + [-1] * 3, [70.0] * 8, {})
     assert not strategy.leads_allies(behind, 0)
     assert strategy.choose_plan(behind, 0, "diplomatic") != "diplomatic"
+    sacked = np.zeros((6, 6), int)
+    sacked[3, 1] = 1  # the rival with three allies is a conqueror: not in the diplomatic race
+    assert strategy.leads_allies({**behind, "has_sacked": sacked}, 0)
     # a diplomat adopts Patronage first and builds the Forbidden Palace (two delegates)
     assert strategy.policy_order("diplomatic")[:5] == list(strategy.PLAN_FIRST["diplomatic"])
     legal = np.ones(N_BUILDABLES, bool)

@@ -10,9 +10,11 @@ any city state, then to a foreign city (more gold and some science), then to one
 
 A bot whose plan is diplomacy (allies are its votes) routes for alliances instead
 (:func:`diplomat_values`): to a city state nobody holds, the nearer the ally threshold the better,
-then to one a rival holds, then to one it holds by a thin margin, each less for every route of
-its own already running there (its caravans spread over the city states rather than pile onto
-one: seed 3's bots held 668 influence on one city state and no ally elsewhere). One it holds by
+then to one a rival holds, then to one it holds by a thin margin, each more by
+:data:`QUEST_BONUS` where the quest is trade routes and it can win it (+30 at the quest's end,
+just before a Congress session) and less for every route of its own already running there
+(its caravans spread over the city states rather than pile onto one: seed 3's bots held 668
+influence on one city state and no ally elsewhere). One it holds by
 :data:`SAFE_MARGIN` is worth less than any city: when that caravan's 14 turns end, it is sent on
 to the next city state, since 60 influence decays for 40 rounds or more before the ally is lost.
 So is one a rival holds against :data:`OUTBID_MARGIN` of its own (outbid by a margin it cannot
@@ -113,6 +115,9 @@ def diplomat_values(obs: dict[str, Any], me: int, slot: int | None = None) -> np
     if slot is not None:
         to = np.delete(to, slot)
     routes = np.bincount(to[to >= 0], minlength=len(worth))[: len(worth)]
+    trade_quest = np.asarray(info["quest_type"]) == quest_index("trade_routes")
+    mine, lead = np.asarray(info["trade_tracker_mine"]), float(info["trade_tracker_lead"])
+    worth = worth + QUEST_BONUS * (trade_quest & (mine >= lead - 1) & (worth > SAFE))
     return np.maximum(worth - ROUTE_SHARE * routes, SAFE)
 
 

@@ -273,10 +273,14 @@ def city_states_in_reach(obs: dict[str, Any], me: int) -> int:
 
 def leads_allies(obs: dict[str, Any], me: int) -> bool:
     """Whether no rival has more city-state allies than ``me`` (the allies are public), or none has
-    :data:`RACE_ALLIES` yet (a first ally is a route's luck, not a lead)."""
-    allies = np.bincount(np.asarray(obs["citystate_info"]["relationships"]) + 1, minlength=N_PLAYERS + 1)
-    best_rival = np.delete(allies[1:], me).max()
-    return bool(allies[1 + me] >= best_rival or best_rival < RACE_ALLIES)
+    :data:`RACE_ALLIES` yet (a first ally is a route's luck, not a lead). A rival that has sacked a
+    capital is a conqueror and not in the race: in seeds 11 and 12 the conqueror's three or four
+    allies made every other bot drop diplomacy, and nobody played it."""
+    allies = np.bincount(np.asarray(obs["citystate_info"]["relationships"]) + 1, minlength=N_PLAYERS + 1)[1:]
+    conquerors = np.asarray(obs["has_sacked"]).any(1)  # their armies are their plan
+    allies = np.where(conquerors & (np.arange(N_PLAYERS) != me), 0, allies)
+    best_rival = np.delete(allies, me).max()
+    return bool(allies[me] >= best_rival or best_rival < RACE_ALLIES)
 
 
 def tourism_known(obs: dict[str, Any]) -> bool:
