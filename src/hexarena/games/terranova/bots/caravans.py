@@ -65,6 +65,14 @@ def wants_caravan(obs: dict[str, Any], me: int) -> bool:
     return caravans < int(obs["num_trade_routes"]) and bool(cs_seen or cities >= 2)
 
 
+def winnable_trade_quests(info: dict[str, Any]) -> np.ndarray:
+    """(12,) bool: the city states whose quest is trade routes and where nobody has more than one
+    route more than ``me`` (``info``: its ``citystate_info``), so a route there may win the +30."""
+    trade_quest = np.asarray(info["quest_type"]) == quest_index("trade_routes")
+    mine, lead = np.asarray(info["trade_tracker_mine"]), float(info["trade_tracker_lead"])
+    return trade_quest & (mine >= lead - 1)
+
+
 def destination_values(
     obs: dict[str, Any], me: int, plan: str | None = None, slot: int | None = None
 ) -> np.ndarray:
@@ -80,19 +88,18 @@ def destination_values(
         value[tiles[tiles >= 0]] = OWN if q == me else FOREIGN
     info = obs["citystate_info"]
     sites = _tiles(np.asarray(info["city_rowcols"]))
-    influence = np.asarray(info["influence_level"], dtype=float)
-    trade_quest = np.asarray(info["quest_type"]) == quest_index("trade_routes")
-    mine, lead = np.asarray(info["trade_tracker_mine"]), float(info["trade_tracker_lead"])
-    ally = np.asarray(info["relationships"])
     if plan == "diplomatic":
         value[sites[sites >= 0]] = diplomat_values(obs, me, slot)[sites >= 0]
         return value
+    influence = np.asarray(info["influence_level"], dtype=float)
+    quest = winnable_trade_quests(info)
+    ally = np.asarray(info["relationships"])
     safe = influence >= rules["ally_influence"] + SAFE_MARGIN
     for k in np.flatnonzero(sites >= 0):
         if plan is not None and (ally[k] not in (-1, me) or safe[k]):
             value[sites[k]] = HELD_ELSEWHERE if ally[k] != me else SAFE
             continue
-        worth = CITY_STATE + QUEST_BONUS * (trade_quest[k] and mine[k] >= lead - 1)
+        worth = CITY_STATE + QUEST_BONUS * quest[k]
         for threshold in (rules["friend_influence"], rules["ally_influence"]):
             if influence[k] < threshold:
                 worth += THRESHOLD_BONUS * max(0.0, 1 - (threshold - influence[k]) / threshold)
@@ -115,9 +122,7 @@ def diplomat_values(obs: dict[str, Any], me: int, slot: int | None = None) -> np
     if slot is not None:
         to = np.delete(to, slot)
     routes = np.bincount(to[to >= 0], minlength=len(worth))[: len(worth)]
-    trade_quest = np.asarray(info["quest_type"]) == quest_index("trade_routes")
-    mine, lead = np.asarray(info["trade_tracker_mine"]), float(info["trade_tracker_lead"])
-    worth = worth + QUEST_BONUS * (trade_quest & (mine >= lead - 1) & (worth > SAFE))
+    worth = worth + QUEST_BONUS * (winnable_trade_quests(info) & (worth > SAFE))
     return np.maximum(worth - ROUTE_SHARE * routes, SAFE)
 
 

@@ -181,15 +181,16 @@ def needs(
     sites: np.ndarray,
     legal: np.ndarray | None = None,
 ) -> list[str]:
-    """The units the empire should start now, most urgent first: a first defender, a diplomat's
-    Forbidden Palace, a scout
-    while a rival capital is unseen, a settler while there is land, the army's missing modern units
-    (for a conquest, melee ones, at least :data:`~.military.ASSAULT`, since only a melee blow takes
-    a city, and one in :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers
-    (one per two cities), caravans for free route slots. Beyond the first defender (and, at war,
-    a garrison a city), a military unit is wanted only while the budget pays its upkeep, unless
-    the plan is a conquest (in seed 1, a conqueror spent its treasury on six bowmen at round 65
-    and their upkeep then took all its science for 200 rounds: the price of the exemption)."""
+    """The units (and a diplomat's wonder) the empire should start now, most urgent first: a first
+    defender, a diplomat's Forbidden Palace, a scout while a rival capital is unseen, a settler
+    while there is land, the army's missing modern units (for a conquest, melee ones, at least
+    :data:`~.military.ASSAULT`, since only a melee blow takes a city, and one in
+    :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers (one per two
+    cities), caravans for free route slots (a diplomat's two at a time). Beyond the first defender
+    (and, at war, a garrison a city), a military unit is wanted only while the budget pays its
+    upkeep, unless the plan is a conquest (in seed 1, a conqueror spent its treasury on six bowmen
+    at round 65 and their upkeep then took all its science for 200 rounds: the price of the
+    exemption)."""
     tb = load_tables()
     kinds = np.asarray(obs["units"]["unit_type"])[me]
     mine = np.asarray(obs["player_cities"]["city_ids"])[me] > 0

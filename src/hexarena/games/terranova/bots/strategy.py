@@ -329,10 +329,11 @@ def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
         return current
     done, able = progress(obs, me), aptitude(obs, me)
     done["science"] = 0.0  # techs known count only through the reach of what is left to research
-    done["diplomatic"] *= leads_allies(obs, me)  # votes behind a rival's are not a race it leads
+    leads = leads_allies(obs, me)
+    done["diplomatic"] *= leads  # votes behind a rival's are not a race it leads
     score = {p: done[p] + able[p] for p in PLANS}
     best = max(PLANS, key=lambda p: score[p])
-    if current == "diplomatic" and not leads_allies(obs, me):
+    if current == "diplomatic" and not leads:
         current = None  # behind in allies: its routes only raise the leader's price
     if current in score and score[best] < score[current] + SWITCH_MARGIN:
         return current
