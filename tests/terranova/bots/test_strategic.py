@@ -56,6 +56,37 @@ def test_its_moves_are_sparse_json_for_every_endpoint(game):
     assert fresh.apply(first).message is None
 
 
+def test_a_city_its_caravan_stands_in_trains_no_civilian(obs):
+    """A unit is placed on its city's tile only while none of its class stands there, and a caravan
+    trades from the city it stands in: a settler, worker or caravan queued there would wait for
+    good while the city's production piled up behind it (2,900 in a capital for 60 rounds)."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    other = (city + 1) % 10
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    kinds[0, 0], rowcol[0, 0] = tb.unit("caravan"), np.asarray(pc["city_rowcols"])[0, city]
+    view = {**obs, "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol}}
+    held = planner.caravan_held(view, 0)
+    assert held[city] and held.sum() == 1
+    production = np.zeros(10)
+    production[city] = 10.0  # the most productive city gets the first need, unless it is held
+    first = planner.assign(["caravan", "worker", "library"], np.array([city, other]), production, city, held)
+    assert first == {city: ["library"], other: ["caravan"]}
+    weights = economy.yield_weights(view, 0, strategy.PLAN_WEIGHTS["diplomatic"])
+    ctx = {
+        "unit": "warrior",
+        "weights": weights,
+        "items": strategy.plan_items("diplomatic"),
+        "elsewhere": np.zeros(BUILDING_SLOTS, bool),
+        "caravan": True,
+        "held": held,
+    }
+    builds = planner.city_builds(view, 0, city, _all_legal(), [], ctx)
+    assert "warrior" in builds and not {"settler", "worker", "caravan"} & set(builds)
+    assert "caravan" in planner.city_builds(view, 0, city, _all_legal(), [], {**ctx, "held": ~held})
+
+
 def test_it_never_queues_a_building_it_cannot_afford_to_keep(obs):
     tb = load_tables()
     mine = np.flatnonzero(np.asarray(obs["player_cities"]["city_ids"])[0] > 0)
@@ -93,6 +124,7 @@ def test_it_never_queues_a_building_it_cannot_afford_to_keep(obs):
             "weights": weights,
             "items": strategy.plan_items("science"),
             "elsewhere": np.zeros(BUILDING_SLOTS, bool),
+            "held": np.zeros(10, bool),
         },
     )
     assert "stable" not in builds and builds[-1] == "warrior"  # an idle city trains, never a dud
@@ -1161,6 +1193,7 @@ def test_an_unhappy_city_at_peace_builds_its_colosseum_before_another_soldier(ob
         "items": strategy.plan_items("science"),
         "elsewhere": np.zeros(BUILDING_SLOTS, bool),
         "caravan": False,
+        "held": np.zeros(10, bool),
     }
 
     def builds(v: dict, first: list[str]) -> list[str]:

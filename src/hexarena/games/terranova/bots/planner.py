@@ -59,10 +59,25 @@ LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 # food (a site is worth 50-80); each kind is 4 happiness, a city's own unhappiness is 3 and a citizen
 LUXURY_SITE = 12.0
 TOP = 12
+CIVILIANS = ("settler", "worker", "caravan")  # the units a caravan standing in a city keeps it from finishing
 
 
 def _tiles(rowcol: np.ndarray) -> np.ndarray:
     return rowcol[..., 0] * COLS + rowcol[..., 1]
+
+
+def caravan_held(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(10,) bool: ``me``'s cities whose tile holds one of its caravans. A unit is placed on its
+    city's tile only while none of its class stands there, and a caravan trades from the city it
+    stands in, back there when its route ends and sent on from there, so such a city never
+    finishes a settler, a worker or a caravan: its production piles up behind the unit (from
+    round 100 every bot had one to three cities so stuck, seed 13's diplomat 2,900 production in
+    its capital for 60 rounds, on a caravan, and its third city's on a settler)."""
+    pc = obs["player_cities"]
+    ids = np.asarray(pc["city_ids"])[me]
+    kinds = np.asarray(obs["units"]["unit_type"])[me]
+    where = _tiles(np.asarray(obs["units"]["unit_rowcol"])[me])[kinds == load_tables().unit("caravan")]
+    return (ids > 0) & np.isin(_tiles(np.asarray(pc["city_rowcols"])[me]), where[where >= 0])
 
 
 class StrategicPlayer(SeededPlayer):
@@ -156,6 +171,8 @@ def city_builds(
         order.append(ctx["unit"])
     order.append("caravan")  # a caravan without the gold for it only where nothing else is legal
     order = list(dict.fromkeys(order))
+    if ctx["held"][city]:  # (a civilian where nothing else is legal: it waits)
+        order = [n for n in order if n not in CIVILIANS] or order
     return [n for n in order if legal[names.index(n)]] or order
 
 
@@ -263,15 +280,18 @@ def caravans_paid(obs: dict[str, Any], me: int, plan: str) -> bool:
 
 
 def assign(
-    needs_list: list[str], cities: np.ndarray, production: np.ndarray, capital: int
+    needs_list: list[str], cities: np.ndarray, production: np.ndarray, capital: int, held: np.ndarray
 ) -> dict[int, list[str]]:
     """Each need to one city, the most productive first (settlers only from the capital and from
-    cities making ``SETTLER_PRODUCTION``); a city gets at most one."""
+    cities making ``SETTLER_PRODUCTION``, civilians not to a city ``held`` by a caravan:
+    :func:`caravan_held`); a city gets at most one."""
     order = sorted((int(c) for c in cities), key=lambda c: -production[c])
     out: dict[int, list[str]] = {c: [] for c in order}
     for item in needs_list:
         for c in order:
             if out[c] or (item == "settler" and c != capital and production[c] < SETTLER_PRODUCTION):
+                continue
+            if item in CIVILIANS and held[c]:
                 continue
             out[c].append(item)
             break
@@ -307,10 +327,11 @@ def plan_move(
         "elsewhere": elsewhere,
         "legal_any": legal_any,
         "caravan": caravans_paid(obs, me, plan),
+        "held": caravan_held(obs, me),
     }
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
     wanted = needs(obs, me, plan, unit, sites, legal_any)
-    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital)
+    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital, ctx["held"])
     build = {}
     production = np.asarray(pc["yields"])[:, 1]
     for c in sorted(range(MAX_CITIES), key=lambda c: (c not in mine, -production[c])):
