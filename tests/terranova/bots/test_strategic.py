@@ -281,6 +281,26 @@ def test_diplomacy_is_played_while_no_rival_holds_more_allies(obs):
     assert planner.DELEGATES_WONDER not in planner.needs(view, 0, "science", "pikeman", none, legal)
 
 
+def test_a_science_plan_builds_the_spaceship_each_part_once_in_its_own_city(obs):
+    tb = load_tables()
+    legal = np.ones(N_BUILDABLES, bool)
+    none = np.full(N_TILES, -np.inf)
+    wanted = planner.needs(obs, 0, "science", "pikeman", none, legal)
+    parts = [n for n in wanted if n in planner.SPACESHIP]
+    assert parts == list(planner.SPACESHIP)  # the Apollo Program, then the six parts
+    assert not set(planner.SPACESHIP) & set(planner.needs(obs, 0, "diplomatic", "pikeman", none, legal))
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    owned = np.array(pc["buildings_owned"])
+    owned[city, tb.building("apollo_program")] = True
+    building = np.array(pc["is_constructing"])
+    building[city] = tb.building("booster_1")
+    view = _cities(obs, buildings_owned=owned, is_constructing=building)
+    left = [n for n in planner.needs(view, 0, "science", "pikeman", none, legal) if n in planner.SPACESHIP]
+    assert left == list(planner.SPACESHIP[2:])  # built or under way: not asked of a second city
+    assert planner.one_city(tb.building("booster_1")) and not planner.one_city(tb.building("library"))
+
+
 def test_a_bot_marching_on_a_capital_refuses_its_owners_peace(obs):
     pc = obs["player_cities"]
     ids, rowcols = np.array(pc["city_ids"]), np.array(pc["city_rowcols"])
@@ -380,6 +400,34 @@ def test_a_conquest_crosses_its_targets_closed_border_and_a_peaceful_bot_does_no
     assert marching["0"] == {"categories": ["combat", "move"], "targets": [border]}
     peaceful = military.unit_orders(view, 0, False, opts, rng)
     assert "combat" not in peaceful.get("0", {}).get("categories", [])
+
+
+def test_with_its_unit_slots_nearly_full_it_captures_no_civilian(obs):
+    """A blow at a rival's civilian alone captures it as a worker of ours, in one of the 30 unit
+    slots that nothing frees: a conqueror near the cap leaves it (seed 13's held 9-11 workers)."""
+    tb = load_tables()
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    kinds[0, 0], rowcol[0, 0] = tb.unit("swordsman"), [7, 7]
+    kinds[3, 0], rowcol[3, 0] = tb.unit("worker"), [7, 8]
+    pc = obs["player_cities"]
+    kinds[0, 1] = tb.unit("swordsman")  # the garrison of its first city
+    rowcol[0, 1] = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    war = np.zeros((6, 6), int)
+    war[0, 3] = war[3, 0] = 1
+    view = {
+        **obs,
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": np.ones((6, 30))},
+        "at_war": war,
+    }
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    opts["attack"][0, 7 * COLS + 8] = True
+    rng = np.random.default_rng(0)
+    assert military.unit_orders(view, 0, False, opts, rng)["0"]["categories"][0] == "combat"
+    kinds[0, 2 : 30 - military.CAPTURE_ROOM] = tb.unit("worker")  # at home, off the map here
+    full = military.unit_orders(view, 0, False, opts, rng)
+    assert "combat" not in full.get("0", {}).get("categories", [])
+    kinds[3, 1], rowcol[3, 1] = tb.unit("spearman"), [7, 8]  # a soldier with it: strike
+    assert military.unit_orders(view, 0, False, opts, rng)["0"]["categories"][0] == "combat"
 
 
 def _march_view(obs: dict, at: list[tuple[int, int]]) -> tuple[dict, dict, int]:

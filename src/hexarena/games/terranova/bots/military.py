@@ -30,6 +30,7 @@ import numpy as np
 from hexarena.games.terranova.bots.steps import free_reach, progress, territory
 from hexarena.games.terranova.engine import formulas
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, neighbors
+from hexarena.games.terranova.engine.state import MAX_UNITS
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
 
 SIEGE_CLASS = 4  # catapult .. rocket artillery: x2 against cities
@@ -37,6 +38,7 @@ SIEGE_CLASS = 4  # catapult .. rocket artillery: x2 against cities
 OBSOLETE_FRACTION = 0.6
 SIEGE_SHARE = 3  # one siege unit in three of a conquest's army
 UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 300)
+CAPTURE_ROOM = 8  # with fewer free unit slots than this, no blow captures a civilian
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
 VOLLEYS = 0.4  # and their blows would take this share of its hit points (down in three turns)
 CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
@@ -228,6 +230,24 @@ def _owners(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
     return units_at, cities_at
 
 
+def _civilians_alone(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(H,) bool: tiles where a rival's civilian stands with no rival soldier (a blow captures it:
+    it joins the attacker as a worker, in one of its 30 unit slots, which no endpoint frees; seed
+    13's conqueror held 9-11 workers, a third of its slots, while its last assault lacked men)."""
+    tb = load_tables()
+    units = obs["units"]
+    kinds, where = np.asarray(units["unit_type"]), _tiles(np.asarray(units["unit_rowcol"]))
+    civil, soldier = np.zeros(N_TILES, bool), np.zeros(N_TILES, bool)
+    for q in range(len(kinds)):
+        if q == me:
+            continue
+        alive = (kinds[q] > 0) & (where[q] >= 0) & (where[q] < N_TILES)
+        armed = tb.unit_strength[np.maximum(kinds[q], 0)] > 0
+        civil[where[q][alive & ~armed]] = True
+        soldier[where[q][alive & armed]] = True
+    return civil & ~soldier
+
+
 def _first(mask: np.ndarray) -> list[int]:
     return [int(t) for t in np.flatnonzero(mask)[:TOP]]
 
@@ -351,6 +371,8 @@ def unit_orders(
     foes = np.isin(units_at, np.flatnonzero(hostile))  # hostile units
     enemy = foes | np.isin(cities_at, np.flatnonzero(hostile))  # and their cities
     enemy_tiles = enemy.copy()
+    if int((kinds > 0).sum()) >= MAX_UNITS - CAPTURE_ROOM:  # a captured civilian is a worker of ours
+        enemy_tiles &= ~_civilians_alone(obs, me)
     capital = np.zeros(N_TILES, bool)
     if march and target is not None:  # crossing its closed border is how the war starts
         enemy_tiles |= territory(obs, target[0])

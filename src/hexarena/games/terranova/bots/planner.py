@@ -32,7 +32,7 @@ from hexarena.games.terranova.bots.trade import peace_plan
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
-from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, load_tables
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, citystate_rules, load_tables
 
 SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
 SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
@@ -54,6 +54,8 @@ HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
 # too (the techs make an army obsolete faster than it is replaced; old units die in the assault)
 MARCH_ARMY = 6
 DELEGATES_WONDER = "forbidden_palace"  # a diplomat's first need once legal: 2 delegates
+# a science plan's needs once legal, each in its own city: the Apollo Program, then the six parts
+SPACESHIP = ("apollo_program", *citystate_rules()["spaceship_parts"])
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 # a site's value per luxury kind the empire lacks within its two rings: about two rings' tiles of
 # food (a site is worth 50-80); each kind is 4 happiness, a city's own unhappiness is 3 and a citizen
@@ -64,6 +66,13 @@ CIVILIANS = ("settler", "worker", "caravan")  # the units a caravan standing in 
 
 def _tiles(rowcol: np.ndarray) -> np.ndarray:
     return rowcol[..., 0] * COLS + rowcol[..., 1]
+
+
+def one_city(building: int) -> bool:
+    """Whether one city of an empire builds ``building`` at a time: a wonder, or a spaceship part
+    (the victory needs each once; a second city building it wastes its production)."""
+    tb = load_tables()
+    return bool(tb.building_kind[building] > 0 or tb.building_names[building] in SPACESHIP)
 
 
 def caravan_held(obs: dict[str, Any], me: int) -> np.ndarray:
@@ -198,8 +207,9 @@ def needs(
     sites: np.ndarray,
     legal: np.ndarray | None = None,
 ) -> list[str]:
-    """The units (and a diplomat's wonder) the empire should start now, most urgent first: a first
-    defender, a diplomat's Forbidden Palace, a scout while a rival capital is unseen, a settler
+    """The units (and a plan's buildings) the empire should start now, most urgent first: a first
+    defender, a diplomat's Forbidden Palace, a science plan's Apollo Program and spaceship parts
+    (each in its own city, the most productive first), a scout while a rival capital is unseen, a settler
     while there is land, the army's missing modern units (for a conquest, melee ones, at least
     :data:`~.military.ASSAULT`, since only a melee blow takes a city, and one in
     :data:`~.military.SIEGE_SHARE` the best siege unit of ``legal``), workers (one per two
@@ -225,6 +235,12 @@ def needs(
     palace = tb.building(DELEGATES_WONDER)
     if plan == "diplomatic" and legal is not None and legal[palace] and not (constructing == palace).any():
         out.append(DELEGATES_WONDER)  # two of the twelve votes, in the most productive city
+    if plan == "science" and legal is not None:
+        owned = np.asarray(obs["player_cities"]["buildings_owned"])[: len(mine)][mine].any(0)
+        for name in SPACESHIP:  # the victory itself: no yield shows what a part is worth
+            b = tb.building(name)
+            if legal[b] and not owned[b] and not (constructing == b).any():
+                out.append(name)
     scout = legal is None or bool(legal[economy.unit_item("scout")])
     if scout and military.wants_scout(obs, me) and not (training == tb.unit("scout")).any():
         out.append("scout")  # early, while a rival's border is a tile or two: it sees over it
@@ -318,8 +334,8 @@ def plan_move(
     elsewhere = np.zeros(BUILDING_SLOTS, bool)
     for c in mine:
         item = int(constructing[c])
-        if 0 <= item < BUILDING_SLOTS and tb.building_kind[item] > 0:
-            elsewhere[item] = True  # one city builds each wonder
+        if 0 <= item < BUILDING_SLOTS and one_city(item):
+            elsewhere[item] = True  # one city builds each wonder (and spaceship part)
     ctx = {
         "unit": unit,
         "weights": economy.yield_weights(obs, me, strategy.PLAN_WEIGHTS[plan]),
@@ -337,9 +353,7 @@ def plan_move(
     for c in sorted(range(MAX_CITIES), key=lambda c: (c not in mine, -production[c])):
         if c in mine or len(mine):  # a slot founded during this move ranks as its cities do
             build[str(c)] = city_builds(obs, me, c, opts, first.get(c, []), ctx)
-            wonders = [
-                n for n in build[str(c)] if n in tb.building_names and tb.building_kind[tb.building(n)]
-            ]
+            wonders = [n for n in build[str(c)] if n in tb.building_names and one_city(tb.building(n))]
             if wonders:  # the most productive city that wants a wonder builds it, the others not
                 elsewhere[tb.building(wonders[0])] = True
         else:  # the capital, founded this move
