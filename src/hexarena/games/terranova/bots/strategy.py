@@ -43,7 +43,7 @@ PLAN_WEIGHTS = {
     "science": np.array([1.0, 1.0, 0.6, 0.3, 0.6, 1.6, 1.0, 0.2]),
     "culture": np.array([1.0, 1.0, 0.6, 0.5, 1.6, 0.7, 1.0, 1.6]),
     "diplomatic": np.array([1.0, 1.0, 1.2, 0.4, 0.8, 0.8, 1.0, 0.3]),
-    "domination": np.array([1.0, 1.6, 0.9, 0.3, 0.5, 0.8, 1.0, 0.1]),
+    "domination": np.array([1.0, 1.6, 0.9, 0.3, 0.5, 1.2, 1.0, 0.1]),
 }
 # buildings a plan needs for what their yields do not show (parts, great-work slots, delegates,
 # a diplomat's trade-route slots)
