@@ -234,17 +234,13 @@ def _civilians_alone(obs: dict[str, Any], me: int) -> np.ndarray:
     """(H,) bool: tiles where a rival's civilian stands with no rival soldier (a blow captures it:
     it joins the attacker as a worker, in one of its 30 unit slots, which no endpoint frees; seed
     13's conqueror held 9-11 workers, a third of its slots, while its last assault lacked men)."""
-    tb = load_tables()
     units = obs["units"]
     kinds, where = np.asarray(units["unit_type"]), _tiles(np.asarray(units["unit_rowcol"]))
+    rival = (np.arange(len(kinds)) != me)[:, None] & (kinds > 0) & (where >= 0) & (where < N_TILES)
+    armed = load_tables().unit_strength[np.maximum(kinds, 0)] > 0  # the engine's military units
     civil, soldier = np.zeros(N_TILES, bool), np.zeros(N_TILES, bool)
-    for q in range(len(kinds)):
-        if q == me:
-            continue
-        alive = (kinds[q] > 0) & (where[q] >= 0) & (where[q] < N_TILES)
-        armed = tb.unit_strength[np.maximum(kinds[q], 0)] > 0
-        civil[where[q][alive & ~armed]] = True
-        soldier[where[q][alive & armed]] = True
+    civil[where[rival & ~armed]] = True
+    soldier[where[rival & armed]] = True
     return civil & ~soldier
 
 
