@@ -15,7 +15,7 @@ from hexarena.core.registry import BUILTIN_INFO
 from hexarena.games.terranova.adapter import TerraNovaState
 from hexarena.games.terranova.bots import economy, military, planner, strategy
 from hexarena.games.terranova.bots.heuristic import game_against_random
-from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np
+from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.rules.trade import PEACE
 from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, N_BUILDABLES, load_tables
 
@@ -1120,6 +1120,55 @@ def test_a_worker_walks_to_a_bare_luxury_of_its_borders_and_improves_it_before_f
     unknown = dict(view, technologies=np.array(obs["technologies"]))
     unknown["technologies"][load_tables().tech("calendar")] = 0
     assert planner.worker_order(unknown, 0, 0, start)["categories"][0] == "farm"
+
+
+def test_with_no_resource_bare_a_worker_walks_to_the_worked_tile_a_farm_adds_most_to(obs):
+    """Seed 14's science bots had 2-10 farms and 57-73 bare tiles of land at round 200: their
+    workers stood in forests they could neither farm nor leave (the fallback farmed only where a
+    worker stood). A worker with no bare resource goes to the improvement worth most, worked
+    tiles first, and builds it there; a tile with a resource waits for that resource's own."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    ids = np.asarray(pc["city_ids"])[0]
+    centre = int((np.asarray(pc["city_rowcols"])[0][ids > 0][0] * [COLS, 1]).sum())
+    ring = work_area()[centre, 1:]
+    shape = np.asarray(obs["elevation_map"]).shape
+    own = np.zeros(N_TILES, np.int8)
+    own[ring[ring >= 0]] = 2
+    ownership = np.zeros((6, 10, N_TILES), np.int8)
+    ownership[0, int(np.flatnonzero(ids > 0)[0])] = own
+    elevation, feature = np.ones(N_TILES, int), np.ones(N_TILES, int)  # forest everywhere
+    worked_slot = int(np.flatnonzero(distance_np(ring, centre) == 2)[0])
+    farm_tile, hill = int(ring[worked_slot]), int(ring[np.flatnonzero(distance_np(ring, centre) == 3)[0]])
+    feature[[farm_tile, hill]] = 0
+    elevation[hill] = 2
+    slots = np.zeros((10, 36), int)
+    slots[int(np.flatnonzero(ids > 0)[0]), worked_slot] = 1
+    techs = np.array(obs["technologies"])
+    techs[tb.tech("mining")] = 1
+    view = {
+        **_cities(obs, ownership_map=ownership.reshape(6, 10, *shape), worked_slots=slots),
+        "elevation_map": elevation.reshape(shape),
+        "feature_map": feature.reshape(shape),
+        "nw_map": np.zeros(shape, int),
+        "improvement_map": np.zeros(shape, int),
+        "visible_resources_map_players": np.zeros(shape, int),
+        "technologies": techs,
+    }
+    worth, category = planner.improvement_sites(view, 0)
+    assert tb.category_names[category[farm_tile]] == "farm" and tb.category_names[category[hill]] == "mine"
+    assert worth[farm_tile] > worth[hill] > 0
+    assert worth[centre] == 0 and (worth[ring[feature[ring] == 1]] == 0).all()  # no Construction yet
+    start = int(ring[np.flatnonzero(distance_np(ring, farm_tile) == 2)[0]])
+    order = planner.worker_order(view, 0, 0, start)
+    assert order["categories"] == ["move"] and distance_np(order["targets"][0], farm_tile) < 2
+    assert planner.worker_order(view, 0, 0, farm_tile) == {"categories": ["farm"], "targets": [farm_tile]}
+    second = planner.worker_order(view, 0, 1, start, None, [farm_tile])  # the mine, for the next one
+    assert distance_np(second["targets"][0], hill) < distance_np(start, hill)
+    resource = np.zeros(N_TILES, int)
+    resource[farm_tile] = tb.resource("wine")  # its plantation needs Calendar, unknown here
+    wine = {**view, "visible_resources_map_players": resource.reshape(shape)}
+    assert planner.improvement_sites(wine, 0)[0][farm_tile] == 0
 
 
 def test_a_bare_luxury_of_its_borders_puts_its_improvements_tech_first(obs):
