@@ -30,7 +30,7 @@ from hexarena.core.players import Player
 from hexarena.games.terranova.bots.heuristic import HeuristicPlayer, game_against_random
 from hexarena.games.terranova.bots.planner import StrategicPlayer
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
-from hexarena.games.terranova.engine.tables import load_tables
+from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
 
 ROUNDS = 30
 CHECKPOINTS = (100, 200, 300)
@@ -84,7 +84,14 @@ class Game:
     tourism: list[float] = field(default_factory=list)  # min over rivals of tourism / their culture
     culture: list[float] = field(default_factory=list)  # each player's lifetime culture
     votes: list[int] = field(default_factory=list)  # delegates + allied city states
+    spaceship: list[int] = field(default_factory=list)  # Apollo Program and parts each player built
     plans: list[str] = field(default_factory=list)  # each strategic seat's plan at the end
+
+
+def spaceship_items() -> list[int]:
+    """The Apollo Program and the six parts (building ids): a science victory needs all seven."""
+    tb = load_tables()
+    return [tb.building(n) for n in ("apollo_program", *citystate_rules()["spaceship_parts"])]
 
 
 def unit_eras(kinds: np.ndarray) -> Counter:
@@ -164,6 +171,7 @@ def play_long(seed: int, seats: list[Player], rounds: int) -> Game:
         research=[int(x) for x in techs @ load_tables().tech_cost],
         tourism=[float(f"{x:.2e}") for x in tourism.min(1)],
         votes=[int(x) for x in np.asarray(diplomatic_votes(s))],
+        spaceship=[int(x) for x in np.asarray(s.cities.buildings)[..., spaceship_items()].any(1).sum(-1)],
         culture=[round(float(x)) for x in np.asarray(s.players.culture_total)],
         plans=[getattr(p, "plan", None) or "-" for p in seats],
     )
@@ -179,7 +187,7 @@ def _line(mode: str, g: Game, seats: list[int]) -> str:
         f"treasury {treasury} happiness {happiness} (median of seats {seats}); "
         f"wars {g.wars} peaces {g.peaces}; capitals sacked {g.sacked}; science on techs "
         f"{g.research} (best a turn {g.science}); tourism/culture {g.tourism} "
-        f"(lifetime culture {g.culture}); votes {g.votes}; "
+        f"(lifetime culture {g.culture}); votes {g.votes}; spaceship (of 7) {g.spaceship}; "
         f"plans {g.plans}; {g.wall_s:.0f} s, {g.move_ms:.1f} ms a move"
     )
 

@@ -346,6 +346,54 @@ def test_it_sells_a_second_copy_of_a_luxury_and_buys_a_missing_one_when_unhappy(
     assert item_names()[FIRST_RESOURCE + wine] in order["ask"] and "whales" not in order["ask"]
 
 
+def test_a_science_plan_with_rocketry_and_no_aluminium_buys_one_and_keeps_its_only_one(obs):
+    """The Apollo Program and every part need aluminium: in seed 13 the science bot with the most
+    techs had none in its land, so it could never have built the spaceship."""
+    from hexarena.games.terranova.bots.strategy import ancestors
+    from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, N_ITEMS, item_names
+
+    tb = load_tables()
+    aluminium = tb.resource("aluminium")
+    item = FIRST_RESOURCE + aluminium - 1
+    techs = np.array(obs["technologies"])
+    rocketry = tb.tech("rocketry")
+    techs[rocketry] = 1
+    techs[ancestors()[rocketry]] = 1
+    view = {
+        **_cities(obs, resources_owned=np.zeros((10, 52), int)),
+        "technologies": techs,
+        "trade_resource_adjustment": np.zeros(52),
+        "trade_offers": np.full((6, 2), -1),
+    }
+    opts = {
+        "trade_ask": np.zeros((6, N_ITEMS), bool),
+        "trade_offer": np.ones((6, N_ITEMS), bool),
+        "trade_partners": np.array([False, False, True, True, False, False]),
+    }
+    opts["trade_ask"][[2, 4], item] = True  # 4 has one too, but is no partner this turn
+    order = planner.spaceship_deal(view, 0, "science", {"to": [1], "ask": ["embassy"]}, opts)
+    assert order == {"to": [2], "ask": ["aluminium"], "offer": [item_names()[GOLD_PER_TURN]]}
+    assert planner.spaceship_deal(view, 0, "culture", {}, opts) == {}  # not its plan
+    peace = {"to": [5], "ask": ["peace"], "offer": ["peace"]}
+    assert planner.spaceship_deal(view, 0, "science", peace, opts) == peace  # peace first
+    early = {**view, "technologies": np.array(obs["technologies"])}
+    assert planner.spaceship_deal(early, 0, "science", {}, opts) == {}  # before Rocketry
+    bought = {**view, "trade_resource_adjustment": (np.arange(52) == aluminium - 1).astype(float)}
+    assert planner.resource_sources(bought, aluminium) == (0, 1)
+    assert planner.spaceship_deal(bought, 0, "science", {}, opts) == {}  # a deal serves every city
+    # its only source is not for sale, a second one is
+    offers = np.full((6, 2), -1)
+    offers[3] = [item, GOLD_PER_TURN]
+    owned = np.zeros((10, 52), int)
+    owned[0, aluminium - 1] = 1
+    one = {**_cities(view, resources_owned=owned), "trade_offers": offers}
+    assert planner.spaceship_deal(one, 0, "science", {"accept": [3]}, opts)["accept"] == []
+    assert planner.spaceship_deal(one, 0, "science", {}, opts)["ask"] == ["aluminium"]  # for more cities
+    owned[1 : planner.PART_CITIES, aluminium - 1] = 1
+    enough = {**_cities(view, resources_owned=owned), "trade_offers": offers}
+    assert planner.spaceship_deal(enough, 0, "science", {"accept": [3]}, opts) == {"accept": [3]}
+
+
 def test_an_unhappy_empire_holds_growth_counting_the_food_its_map_does_not_show(obs):
     pc = obs["player_cities"]
     city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
@@ -1114,6 +1162,8 @@ def test_a_worker_walks_to_a_bare_luxury_of_its_borders_and_improves_it_before_f
     assert distance_np(order["targets"][0], goal) < distance_np(start, goal)
     here = planner.worker_order(view, 0, 0, goal)
     assert here["categories"][0] == "plantation" and here["targets"] == [goal]
+    # a worker standing on it builds there even if another of the move claimed it first
+    assert planner.worker_order(view, 0, 1, goal, None, [goal])["categories"][0] == "plantation"
     # a second worker of the same move leaves that luxury to the first
     assert planner.worker_order(view, 0, 1, start, None, [goal])["categories"][0] == "farm"
     # without Calendar the wine is no worker's goal yet: it improves the tile it stands on

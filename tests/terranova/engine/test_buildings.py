@@ -258,3 +258,24 @@ def test_the_observation_shows_what_buildings_add_to_each_tile():
     after = np.asarray(building_tile_bonus(with_buildings(s, "stable"), jnp.int32(0), classes))
     assert after[tile].tolist() == [0, 1, 0, 0, 0, 0, 0] and after.sum() == 1
     assert not np.asarray(building_tile_bonus(with_buildings(s, "stable"), jnp.int32(1), classes)).any()
+
+
+def test_the_apollo_program_counts_in_every_city_once_one_city_has_it(city):
+    """As the original spoofs it: built in one city, the Apollo Program is built for the whole
+    empire, so no second one, and the spaceship parts (which need it) may go in any city; a part
+    still needs aluminium in its own city (or from a deal)."""
+    s, centre = city
+    second, third = (int(np.flatnonzero(distance_np(np.arange(2772), centre) == d)[0]) for d in (4, 8))
+    s = found_city(found_city(s, P0, jnp.int32(second)), P0, jnp.int32(third))
+    res = s.layers.resource.at[jnp.array([centre, second])].set(TB.resource("aluminium"))
+    s = s._replace(layers=s.layers._replace(resource=res))  # a city's own tile is a source
+    mask = jax.jit(lambda s, cs: build_mask(s, P0, cs, jnp.zeros(148, bool), jnp.zeros(4, jnp.int32)))
+    apollo, booster = TB.building("apollo_program"), TB.building("booster_1")
+    assert TB.building_empire_wide[apollo] and TB.building_empire_wide.sum() == 1
+    before = [np.asarray(mask(s, jnp.int32(c))) for c in range(3)]
+    assert before[0][apollo] and before[1][apollo] and not before[1][booster]
+    built = _with(s, "apollo_program", slot=0)
+    after = [np.asarray(mask(built, jnp.int32(c))) for c in range(3)]
+    assert not any(m[apollo] for m in after)  # one per empire
+    assert after[0][booster] and after[1][booster]  # in the other city too
+    assert not after[2][booster]  # no aluminium there

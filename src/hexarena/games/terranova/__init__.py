@@ -134,7 +134,12 @@ it stands on (a move there holds it: how a person, a model or a bot keeps a unit
 tiles its own units of the same class hold (a move there is blocked and it stays, as the
 original's ``step_unitsv2``); before, a unit that acted always stepped off, and armies by a pass
 stepped to and fro (``rules.units.reachable_from``). The text view offers the stay on a unit's
-Can line ("stay (move to its own tile R, C)").
+Can line ("stay (move to its own tile R, C)"). It also brought the Apollo Program to the
+original's rule: built in one city, it counts as built in every city of its player (the original
+sets it in every city before the build masks), so there is one per player and the spaceship parts,
+which need it, may be built in any city (each still needs aluminium in its own city or from a
+deal); before, a part could only go up in a city that had built an Apollo Program of its own
+(``building_empire_wide`` in the tables, ``rules.cities.build_mask``).
 
 Simplifications kept from stage 1 (each a candidate for a later stage): cities do not shoot;
 borders are closed to players at peace, and a melee unit entering them declares war (peace is a

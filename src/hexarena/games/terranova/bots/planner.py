@@ -55,6 +55,7 @@ MARCH_ARMY = 6
 DELEGATES_WONDER = "forbidden_palace"  # a diplomat's first need once legal: 2 delegates
 # a science plan's needs once legal, each in its own city: the Apollo Program, then the six parts
 SPACESHIP = ("apollo_program", *citystate_rules()["spaceship_parts"])
+PART_CITIES = 3  # cities with aluminium of their own beyond which a science plan buys none
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 # a site's value per luxury kind the empire lacks within its two rings: about two rings' tiles of
 # food (a site is worth 50-80); each kind is 4 happiness, a city's own unhappiness is 3 and a citizen
@@ -295,18 +296,29 @@ def caravans_paid(obs: dict[str, Any], me: int, plan: str) -> bool:
 
 
 def assign(
-    needs_list: list[str], cities: np.ndarray, production: np.ndarray, capital: int, held: np.ndarray
+    needs_list: list[str],
+    cities: np.ndarray,
+    production: np.ndarray,
+    capital: int,
+    held: np.ndarray,
+    legal: np.ndarray | None = None,
 ) -> dict[int, list[str]]:
     """Each need to one city, the most productive first (settlers only from the capital and from
     cities making ``SETTLER_PRODUCTION``, civilians not to a city ``held`` by a caravan:
-    :func:`caravan_held`); a city gets at most one."""
+    :func:`caravan_held`), a spaceship part only where ``legal`` (10, 185) lets that city start
+    it (it needs aluminium in its own city or from a deal: given to a city without, it is lost
+    for the turn); a city gets at most one. The other needs are not held to ``legal`` (a unit
+    needing a resource the city lacks is lost for the turn): held to it, with other changes, the
+    20 six-bot seeds gave 6 and 8 victories (benchmarks/README.md, "Eleventh pass")."""
+    tb = load_tables()
     order = sorted((int(c) for c in cities), key=lambda c: -production[c])
     out: dict[int, list[str]] = {c: [] for c in order}
     for item in needs_list:
+        part = item in SPACESHIP and legal is not None
         for c in order:
             if out[c] or (item == "settler" and c != capital and production[c] < SETTLER_PRODUCTION):
                 continue
-            if item in CIVILIANS and held[c]:
+            if (item in CIVILIANS and held[c]) or (part and not legal[c, tb.building(item)]):
                 continue
             out[c].append(item)
             break
@@ -346,7 +358,8 @@ def plan_move(
     }
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
     wanted = needs(obs, me, plan, unit, sites, legal_any)
-    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital, ctx["held"])
+    legal = None if opts is None else np.asarray(opts["build"], bool)
+    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital, ctx["held"], legal)
     build = {}
     production = np.asarray(pc["yields"])[:, 1]
     for c in sorted(range(MAX_CITIES), key=lambda c: (c not in mine, -production[c])):
@@ -371,7 +384,10 @@ def plan_move(
     march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
     units = military.unit_orders(obs, me, march, opts, rng)
     claimed: list[int] = []
-    bound: list[int] = []  # resource tiles workers of this move are bound for
+    # the tiles workers of this move are bound for, first those they stand on: a worker standing
+    # on a site builds there rather than leave it to one that cannot reach it (seed 13's only
+    # aluminium stayed bare for 50 rounds under a worker, claimed by one stuck three tiles away)
+    bound = [int(where[s]) for s in np.flatnonzero(kinds == tb.unit("worker"))]
     for slot in np.flatnonzero(kinds > 0):
         name, pos = tb.unit_names[kinds[slot]], int(where[slot])
         if name == "settler":
@@ -387,7 +403,7 @@ def plan_move(
         "units": units,
         "build": build,
         "work": work,
-        "trade": war_plan(obs, me, plan == "domination", opts),
+        "trade": spaceship_deal(obs, me, plan, war_plan(obs, me, plan == "domination", opts), opts),
     }
 
 
@@ -515,7 +531,7 @@ def worker_order(
     they stood on), then strategic and bonus ones, the nearest first; with none left, the bare tile
     whose improvement adds the most (:func:`improvement_sites`, worked tiles first, less a little a
     step), walking there by land; no roads (each costs 1 gold a turn); with nothing to improve it
-    waits. ``claimed``: tiles other workers of this move are bound for."""
+    waits. ``claimed``: tiles other workers of this move are bound for (its own tile is its own)."""
     claimed = [] if claimed is None else claimed
     legal_here = None if opts is None else np.asarray(opts["categories"][slot], bool)
     steps = steps_to(obs, me, pos, np.zeros(len(np.asarray(obs["at_war"])), bool))
@@ -525,7 +541,7 @@ def worker_order(
         if legal_here is not None and category[pos] >= 0 and not legal_here[category[pos]]:
             worth[pos] = 0  # its improvement cannot go here (a rule the map does not show)
         worth = np.where(np.isfinite(steps), worth, 0).astype(float)
-        worth[claimed] = 0
+        worth[[t for t in claimed if t != pos]] = 0
         if worth.max() > 0:
             if sites is resource_sites:  # the best rank, the nearest first
                 cand = np.flatnonzero(worth == worth.max())
@@ -574,6 +590,47 @@ def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict
             ask=[names[FIRST_RESOURCE + int(r)] for r in lacking],
             offer=[names[GOLD_PER_TURN]],
         )
+
+
+def resource_sources(obs: dict[str, Any], resource: int) -> tuple[int, int]:
+    """The sources of ``resource`` (a resource id) the player has, as the engine counts them: how
+    many of its cities have one, and what its deals bring (a source traded away counts -1)."""
+    r = resource - 1  # trade items and these arrays skip "none"
+    cities = int((np.asarray(obs["player_cities"]["resources_owned"])[:, r] > 0).sum())
+    return cities, int(np.asarray(obs["trade_resource_adjustment"])[r])
+
+
+def spaceship_deal(
+    obs: dict[str, Any], me: int, plan: str, order: dict[str, Any], opts: dict[str, Any] | None
+) -> dict[str, Any]:
+    """``order`` with the spaceship's resource seen to for a science plan. The Apollo Program and
+    every part need aluminium in the city that builds them, or from a deal (which serves every
+    city): once its tech is known, while no deal brings one and fewer than
+    :data:`PART_CITIES` of its cities have their own, it asks 5 gold a turn for one of whoever
+    may give it (before an embassy or a luxury; not before peace), so the parts go up in parallel;
+    with a single source it accepts no offer that asks for it. In seed 13 the science bot with
+    the most techs had no aluminium in its land: it could never have started the spaceship."""
+    if plan != "science":
+        return order
+    tb = load_tables()
+    apollo = tb.building("apollo_program")
+    resource = int(np.flatnonzero(tb.building_resource[apollo])[0])
+    item = FIRST_RESOURCE + resource - 1
+    cities, deals = resource_sources(obs, resource)
+    order = dict(order)
+    if "accept" in order and cities + deals <= 1:
+        offers = np.asarray(obs["trade_offers"])
+        order["accept"] = [q for q in order["accept"] if offers[q, 0] != item]
+    if deals > 0 or cities >= PART_CITIES or opts is None or order.get("ask") == ["peace"]:
+        return order
+    if not (np.asarray(obs["technologies"])[tb.building_tech[apollo]] > 0).all():
+        return order
+    may = np.asarray(opts["trade_ask"])[:, item] & np.asarray(opts["trade_offer"])[:, GOLD_PER_TURN]
+    sellers = np.flatnonzero(may & np.asarray(opts["trade_partners"]))
+    if len(sellers):
+        names = item_names()
+        order.update(to=[int(q) for q in sellers], ask=[names[item]], offer=[names[GOLD_PER_TURN]])
+    return order
 
 
 def war_plan(obs: dict[str, Any], me: int, conquest: bool, opts: dict[str, Any] | None) -> dict[str, Any]:

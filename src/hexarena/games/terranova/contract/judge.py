@@ -61,15 +61,14 @@ def build_refusal(item: str, city: int | None, obs: Mapping[str, Any], me: int) 
     i = buildable_names().index(item)
     pc = obs["player_cities"]
     if i < BUILDING_SLOTS:
-        built = (
-            np.asarray(pc["buildings_owned"])[city] > 0
-            if city is not None
-            else np.zeros(BUILDING_SLOTS, bool)
-        )
+        owned = np.asarray(pc["buildings_owned"]) > 0
+        built = owned[city] if city is not None else np.zeros(BUILDING_SLOTS, bool)
+        built = built | (owned.any(0) & tb.building_empire_wide)  # the Apollo Program, in any city
         if not tb.buildable[i]:
             return f"{item} cannot be built with production"
         if built[i]:
-            return f"the city has a {item} already"
+            where = "city" if city is not None and owned[city, i] else "empire"
+            return f"the {where} has a {item} already"
         techs = tb.building_tech[i] & ~known
         if techs.any():
             return f"{item} needs {_names(techs, tb.tech_names)}"

@@ -247,6 +247,7 @@ class Tables:
     building_upkeep: np.ndarray  # (148,)
     building_tech: np.ndarray  # (148, 81) bool
     building_req: np.ndarray  # (148, 148) bool: every marked building is needed
+    building_empire_wide: np.ndarray  # (148,) bool: built in one city, counts as built in every city
     building_resource: np.ndarray  # (148, 53) bool: one marked resource suffices
     building_policy: np.ndarray  # (148, 54) bool: every marked policy is needed
     building_needs: np.ndarray  # (148, len(SITE_NEEDS)) bool: site conditions
@@ -377,6 +378,7 @@ def _building_tables(
         "building_upkeep": zeros(slots),
         "building_tech": zeros(slots, n_t, dtype=bool),
         "building_req": zeros(slots, slots, dtype=bool),
+        "building_empire_wide": zeros(slots, dtype=bool),
         "building_resource": zeros(slots, n_r, dtype=bool),
         "building_policy": zeros(slots, n_p, dtype=bool),
         "building_needs": zeros(slots, len(SITE_NEEDS), dtype=bool),
@@ -420,6 +422,7 @@ def _building_tables(
         out["building_tech"][i, tix[b["tech"]]] = True
         for r in b.get("buildings", ()):
             out["building_req"][i, bix[r]] = True
+        out["building_empire_wide"][i] = bool(b.get("empire_wide"))
         for r in b.get("resources_any", ()):
             out["building_resource"][i, rix[r]] = True
         for r in b.get("policies", ()):

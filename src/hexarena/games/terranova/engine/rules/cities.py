@@ -171,7 +171,8 @@ def build_mask(
     tb = load_tables()
     c = state.cities
     fixed = fixed_build_mask(state, p)[cs] if fixed is None else fixed
-    built_here = c.buildings[p, cs]
+    # an empire-wide building (the Apollo Program) counts in every city once one city has it
+    built_here = c.buildings[p, cs] | (c.buildings[p].any(0) & const(tb.building_empire_wide))
     kind = const(tb.building_kind)
     b_ok = ~built_here & jnp.all(~const(tb.building_req) | built_here, axis=1)
     b_ok &= (kind != 1) | (~c.buildings.any((0, 1)) & ~claims)
