@@ -1162,6 +1162,13 @@ def test_a_worker_walks_to_a_bare_luxury_of_its_borders_and_improves_it_before_f
     assert distance_np(order["targets"][0], goal) < distance_np(start, goal)
     here = planner.worker_order(view, 0, 0, goal)
     assert here["categories"][0] == "plantation" and here["targets"] == [goal]
+    # a farm built there before the wine was known is no plantation: the tile is still a site
+    tb = load_tables()
+    shape = np.asarray(view["improvement_map"]).shape
+    for improvement, rank in (("farm", 3), ("plantation", 0)):
+        built = np.zeros(N_TILES, int)
+        built[goal] = tb.improvement_names.index(improvement)
+        assert planner.resource_sites({**view, "improvement_map": built.reshape(shape)}, 0)[0][goal] == rank
     # a worker standing on it builds there even if another of the move claimed it first
     assert planner.worker_order(view, 0, 1, goal, None, [goal])["categories"][0] == "plantation"
     # a second worker of the same move leaves that luxury to the first

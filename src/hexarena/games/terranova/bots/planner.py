@@ -437,19 +437,21 @@ def tenets(obs: dict[str, Any], me: int) -> list[str]:
 
 def resource_sites(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
     """(H,) int twice: each tile's rank for a worker (3 luxury, 2 strategic, 1 bonus, 0 none) and
-    the worker category that improves its resource (-1 none), where the tile is ``me``'s, bare,
-    not a city's centre (that one counts without an improvement), and its improvement's tech is
-    known: a resource counts (a luxury's 4 happiness, a strategic unit's prerequisite) only once
-    improved. A fishing boat's tile is sea (not a lake): its tech, Sailing, is the one with which a
-    worker embarks to build it (seed 1's bot whose only luxury was pearls left them bare to round
-    100, at -18 happiness, while its workers farmed)."""
+    the worker category that improves its resource (-1 none), where the tile is ``me``'s, without
+    that improvement (bare, or with another one built before a tech revealed the resource: seed
+    0's science bot had another improvement on its aluminium, which Electricity reveals), not a
+    city's centre (that one counts without an improvement), and its improvement's tech is known:
+    a resource counts (a luxury's 4 happiness, a strategic unit's prerequisite) only once
+    improved. A fishing boat's tile is sea (not a lake): its tech, Sailing, is the one with which
+    a worker embarks to build it (seed 1's bot whose only luxury was pearls left them bare to
+    round 100, at -18 happiness, while its workers farmed)."""
     tb = load_tables()
     pc = obs["player_cities"]
-    bare = territory(obs, me) & (np.asarray(obs["improvement_map"]).reshape(-1) == 0)
-    ids = np.asarray(pc["city_ids"])[me]
-    bare[_tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])] = False
     resource = np.maximum(np.asarray(obs["visible_resources_map_players"]).reshape(-1), 0)
     improvement = tb.resource_improvement[resource]
+    bare = territory(obs, me) & (np.asarray(obs["improvement_map"]).reshape(-1) != improvement)
+    ids = np.asarray(pc["city_ids"])[me]
+    bare[_tiles(np.asarray(pc["city_rowcols"])[me][ids > 0])] = False
     elevation = np.asarray(obs["elevation_map"]).reshape(-1)
     sea = (elevation == 0) & (np.asarray(obs["lake_map"]).reshape(-1) <= 0)
     on_water = tb.improvement_flags["water"][improvement]
