@@ -28,9 +28,9 @@ import numpy as np
 
 from hexarena.core.players import Player
 from hexarena.games.terranova.bots.heuristic import HeuristicPlayer, game_against_random
-from hexarena.games.terranova.bots.planner import StrategicPlayer
+from hexarena.games.terranova.bots.planner import SPACESHIP, StrategicPlayer
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
-from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
+from hexarena.games.terranova.engine.tables import load_tables
 
 ROUNDS = 30
 CHECKPOINTS = (100, 200, 300)
@@ -90,8 +90,7 @@ class Game:
 
 def spaceship_items() -> list[int]:
     """The Apollo Program and the six parts (building ids): a science victory needs all seven."""
-    tb = load_tables()
-    return [tb.building(n) for n in ("apollo_program", *citystate_rules()["spaceship_parts"])]
+    return [load_tables().building(n) for n in SPACESHIP]
 
 
 def unit_eras(kinds: np.ndarray) -> Counter:

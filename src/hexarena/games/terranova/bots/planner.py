@@ -388,6 +388,7 @@ def plan_move(
     # on a site builds there rather than leave it to one that cannot reach it (seed 13's only
     # aluminium stayed bare for 50 rounds under a worker, claimed by one stuck three tiles away)
     bound = [int(where[s]) for s in np.flatnonzero(kinds == tb.unit("worker"))]
+    worker_sites = (resource_sites(obs, me), improvement_sites(obs, me)) if bound else None
     for slot in np.flatnonzero(kinds > 0):
         name, pos = tb.unit_names[kinds[slot]], int(where[slot])
         if name == "settler":
@@ -395,7 +396,7 @@ def plan_move(
         elif name == "caravan":
             units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot), plan)
         elif name == "worker":
-            units[str(slot)] = worker_order(obs, me, int(slot), pos, opts, bound)
+            units[str(slot)] = worker_order(obs, me, int(slot), pos, opts, bound, worker_sites)
     return {
         "tech": strategy.tech_order(obs, plan, me),
         "policy": strategy.policy_order(plan),
@@ -527,25 +528,29 @@ def worker_order(
     pos: int,
     opts: dict[str, Any] | None = None,
     claimed: list[int] | None = None,
+    sites: tuple[tuple[np.ndarray, np.ndarray], ...] | None = None,
 ) -> dict[str, Any]:
     """Improve the resources of its borders first, luxuries first (each kind is 4 happiness; seed
     0's bots left 5-7 luxury tiles of theirs bare for 60 rounds, their workers farming every tile
     they stood on), then strategic and bonus ones, the nearest first; with none left, the bare tile
     whose improvement adds the most (:func:`improvement_sites`, worked tiles first, less a little a
     step), walking there by land; no roads (each costs 1 gold a turn); with nothing to improve it
-    waits. ``claimed``: tiles other workers of this move are bound for (its own tile is its own)."""
+    waits. ``claimed``: tiles other workers of this move are bound for (its own tile is its own);
+    ``sites``: :func:`resource_sites` and :func:`improvement_sites`, where the caller computed them
+    once for all its workers (they are not changed here)."""
     claimed = [] if claimed is None else claimed
     legal_here = None if opts is None else np.asarray(opts["categories"][slot], bool)
     steps = steps_to(obs, me, pos, np.zeros(len(np.asarray(obs["at_war"])), bool))
+    if sites is None:
+        sites = (resource_sites(obs, me), improvement_sites(obs, me))
     goal, category = -1, np.full(N_TILES, -1)
-    for sites in (resource_sites, improvement_sites):
-        worth, category = sites(obs, me)
+    for kind, (found, category) in enumerate(sites):
+        worth = np.where(np.isfinite(steps), found, 0).astype(float)  # a copy: ``sites`` stay
         if legal_here is not None and category[pos] >= 0 and not legal_here[category[pos]]:
             worth[pos] = 0  # its improvement cannot go here (a rule the map does not show)
-        worth = np.where(np.isfinite(steps), worth, 0).astype(float)
         worth[[t for t in claimed if t != pos]] = 0
         if worth.max() > 0:
-            if sites is resource_sites:  # the best rank, the nearest first
+            if kind == 0:  # a resource: the best rank, the nearest first
                 cand = np.flatnonzero(worth == worth.max())
                 goal = int(cand[np.argmin(steps[cand] + 0.01 * distance_np(cand, pos))])
             else:
