@@ -378,9 +378,18 @@ def test_a_science_plan_with_rocketry_and_no_aluminium_buys_one_and_keeps_its_on
     assert planner.spaceship_deal(view, 0, "science", peace, opts) == peace  # peace first
     early = {**view, "technologies": np.array(obs["technologies"])}
     assert planner.spaceship_deal(early, 0, "science", {}, opts) == {}  # before Rocketry
-    bought = {**view, "trade_resource_adjustment": (np.arange(52) == aluminium - 1).astype(float)}
+    ledger, length = np.full((6, 10, 2), -1), np.zeros(10, int)
+    ledger[2, 0], length[0] = [GOLD_PER_TURN, item], 9
+    bought = {
+        **view,
+        "trade_resource_adjustment": (np.arange(52) == aluminium - 1).astype(float),
+        "trade_ledger": ledger,
+        "trade_length_ledger": length,
+    }
     assert planner.resource_sources(bought, aluminium) == (0, 1)
     assert planner.spaceship_deal(bought, 0, "science", {}, opts) == {}  # a deal serves every city
+    length[0] = planner.RENEW_ROUNDS  # about to end: asked for again, so no part waits for one
+    assert planner.spaceship_deal(bought, 0, "science", {}, opts)["ask"] == ["aluminium"]
     # its only source is not for sale, a second one is
     offers = np.full((6, 2), -1)
     offers[3] = [item, GOLD_PER_TURN]
@@ -389,7 +398,7 @@ def test_a_science_plan_with_rocketry_and_no_aluminium_buys_one_and_keeps_its_on
     one = {**_cities(view, resources_owned=owned), "trade_offers": offers}
     assert planner.spaceship_deal(one, 0, "science", {"accept": [3]}, opts)["accept"] == []
     assert planner.spaceship_deal(one, 0, "science", {}, opts)["ask"] == ["aluminium"]  # for more cities
-    owned[1 : planner.PART_CITIES, aluminium - 1] = 1
+    owned[: len(planner.SPACESHIP), aluminium - 1] = 1  # a city with its own for each item
     enough = {**_cities(view, resources_owned=owned), "trade_offers": offers}
     assert planner.spaceship_deal(enough, 0, "science", {"accept": [3]}, opts) == {"accept": [3]}
 
@@ -1417,3 +1426,55 @@ def test_an_unhappy_empire_researches_the_colosseum_first_and_takes_monarchy_ear
     assert strategy.tech_order(content, "science", 0)[0] != "construction"
     order = strategy.policy_order("science")
     assert order.index("monarchy") < order.index("landed_elite")
+
+
+def test_a_free_tech_goes_to_the_dearest_open_tech_the_plan_needs(obs):
+    tb = load_tables()
+    techs = np.zeros(tb.n_techs, int)
+    techs[strategy.ancestors()[tb.tech("lasers")] | strategy.ancestors()[tb.tech("rocketry")]] = 1
+    view = {**obs, "technologies": techs}
+    research = strategy.tech_order(view, "science")
+    assert research[0] == "sailing"  # cheapest first (plastic, rocketry and lasers are open too)
+    free = {**view, "free_techs": np.int32(1)}
+    assert strategy.tech_order(free, "science")[0] == "rocketry"  # lasers is dearer, not the ship's
+    assert strategy.tech_order(free, "science")[1:] == [n for n in research if n != "rocketry"]
+    assert strategy.tech_order(free, "diplomatic")[0] == "lasers"  # another plan: the dearest
+
+
+def test_a_spaceship_part_waits_for_the_city_that_would_finish_it_first():
+    tb = load_tables()
+    legal = np.zeros((10, N_BUILDABLES), bool)
+    legal[0, tb.building("booster_1")] = True  # city 0 is idle, and makes 5 production
+    production = np.zeros(10)
+    production[[0, 1]] = [5.0, 50.0]
+    held = np.zeros(10, bool)
+    soon = (np.array([0, 2.0, *[0] * 8]), np.array([False, True, *[False] * 8]))
+    cities = np.array([0, 1])
+    assert planner.assign(["booster_1"], cities, production, 0, held, legal, soon) == {0: [], 1: []}
+    late = (np.array([0, 250.0, *[0] * 8]), soon[1])  # busy for longer than the slow city takes
+    assert planner.assign(["booster_1"], cities, production, 0, held, legal, late)[0] == ["booster_1"]
+    without = (soon[0], np.zeros(10, bool))  # the busy city has no aluminium: it cannot start it
+    assert planner.assign(["booster_1"], cities, production, 0, held, legal, without)[0] == ["booster_1"]
+
+
+def test_a_part_built_in_one_city_is_queued_in_no_other(obs):
+    tb = load_tables()
+    pc = obs["player_cities"]
+    city = int(np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0])
+    owned = np.array(pc["buildings_owned"])
+    owned[city, tb.building("apollo_program")] = owned[city, tb.building("booster_1")] = True
+    move = planner.plan_move(_cities(obs, buildings_owned=owned), 0, "science", np.random.default_rng(0))
+    assert not any("booster_1" in ranked for ranked in move["build"].values())
+    assert any("booster_2" in ranked for ranked in move["build"].values())
+
+
+def test_busy_cities_counts_the_rounds_left_on_each_build(obs):
+    tb = load_tables()
+    building, reserves = np.full(10, -1), np.zeros(10)
+    building[0], reserves[0] = tb.building("library"), tb.building_cost[tb.building("library")] - 10.0
+    yields = np.zeros((10, 8))
+    yields[0, 1] = 5.0
+    view = _cities(obs, is_constructing=building, prod_reserves=reserves, yields=yields)
+    rounds, access = planner.busy_cities(view)
+    assert rounds[0] == pytest.approx(2.0) and (rounds[1:] == 0).all()
+    assert access.shape == (10,) and not access.any()  # no aluminium in the test game

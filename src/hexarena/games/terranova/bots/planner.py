@@ -55,7 +55,7 @@ MARCH_ARMY = 6
 DELEGATES_WONDER = "forbidden_palace"  # a diplomat's first need once legal: 2 delegates
 # a science plan's needs once legal, each in its own city: the Apollo Program, then the six parts
 SPACESHIP = ("apollo_program", *citystate_rules()["spaceship_parts"])
-PART_CITIES = 3  # cities with aluminium of their own beyond which a science plan buys none
+RENEW_ROUNDS = 2  # a science plan asks for aluminium again when its deal has this many rounds left
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 # a site's value per luxury kind the empire lacks within its two rings: about two rings' tiles of
 # food (a site is worth 50-80); each kind is 4 happiness, a city's own unhappiness is 3 and a citizen
@@ -302,6 +302,7 @@ def assign(
     capital: int,
     held: np.ndarray,
     legal: np.ndarray | None = None,
+    busy: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict[int, list[str]]:
     """Each need to one city, the most productive first (settlers only from the capital and from
     cities making ``SETTLER_PRODUCTION``, civilians not to a city ``held`` by a caravan:
@@ -309,12 +310,27 @@ def assign(
     it (it needs aluminium in its own city or from a deal: given to a city without, it is lost
     for the turn); a city gets at most one. The other needs are not held to ``legal`` (a unit
     needing a resource the city lacks is lost for the turn): held to it, with other changes, the
-    20 six-bot seeds gave 6 and 8 victories (benchmarks/README.md, "Eleventh pass")."""
+    20 six-bot seeds gave 6 and 8 victories (benchmarks/README.md, "Eleventh pass").
+
+    With ``busy`` (:func:`busy_cities`: the rounds until each city is free, and whether it may
+    start a part then), a part goes to the city that would finish it first, waiting for a busy
+    one: an empire may not change a city's build, and given to whichever city was idle, seed 1's
+    Apollo Program was still unfinished 50 rounds after it started."""
     tb = load_tables()
     order = sorted((int(c) for c in cities), key=lambda c: -production[c])
     out: dict[int, list[str]] = {c: [] for c in order}
+    waiting: set[int] = set()  # busy cities a part waits for
     for item in needs_list:
         part = item in SPACESHIP and legal is not None
+        if part and busy is not None:
+            best = part_city(
+                tb.building(item), order, production, legal, busy, {*waiting, *(c for c in order if out[c])}
+            )
+            if best is not None and busy[0][best] > 0:
+                waiting.add(best)
+            elif best is not None:
+                out[best].append(item)
+            continue
         for c in order:
             if out[c] or (item == "settler" and c != capital and production[c] < SETTLER_PRODUCTION):
                 continue
@@ -323,6 +339,46 @@ def assign(
             out[c].append(item)
             break
     return out
+
+
+def busy_cities(obs: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """``(rounds, access)``, (10,) each: the rounds until each city finishes what it builds (0 for
+    an idle one) at its production now, and whether it has the spaceship's resource (its own or
+    a deal's), so that it may start a part once free."""
+    tb = load_tables()
+    pc = obs["player_cities"]
+    item = np.asarray(pc["is_constructing"])[:MAX_CITIES].astype(int)
+    unit = np.maximum(item - BUILDING_SLOTS + 1, 0)
+    cost = np.where(
+        item < BUILDING_SLOTS, tb.building_cost[np.clip(item, 0, BUILDING_SLOTS - 1)], tb.unit_cost[unit]
+    )
+    left = np.maximum(cost - np.asarray(pc["prod_reserves"])[:MAX_CITIES], 0.0)
+    production = np.maximum(np.asarray(pc["yields"])[:MAX_CITIES, 1], 1.0)
+    rounds = np.where(item >= 0, left / production, 0.0)
+    resource = int(np.flatnonzero(tb.building_resource[tb.building(SPACESHIP[0])])[0])
+    deals = resource_sources(obs, resource)[1]
+    own = np.asarray(pc["resources_owned"])[:MAX_CITIES, resource - 1] > 0
+    return rounds, own | (deals > 0)
+
+
+def part_city(
+    building: int,
+    order: list[int],
+    production: np.ndarray,
+    legal: np.ndarray,
+    busy: tuple[np.ndarray, np.ndarray],
+    taken: set[int],
+) -> int | None:
+    """The city of ``order`` not ``taken`` that would finish spaceship item ``building`` first: an
+    idle one that may start it now, or a busy one with the resource, once free (None: none may)."""
+    rounds, access = busy
+    cost = float(load_tables().building_cost[building])
+    finish = {
+        c: rounds[c] + cost / max(float(production[c]), 1.0)
+        for c in order
+        if c not in taken and (legal[c, building] if rounds[c] == 0 else access[c])
+    }
+    return min(finish, key=lambda c: finish[c]) if finish else None
 
 
 def plan_move(
@@ -347,6 +403,8 @@ def plan_move(
         item = int(constructing[c])
         if 0 <= item < BUILDING_SLOTS and one_city(item):
             elsewhere[item] = True  # one city builds each wonder (and spaceship part)
+    owned = np.asarray(pc["buildings_owned"])[: len(ids)][ids > 0].any(0)
+    elsewhere |= owned & np.isin(np.asarray(tb.building_names), SPACESHIP)  # a part is needed once
     ctx = {
         "unit": unit,
         "weights": economy.yield_weights(obs, me, strategy.PLAN_WEIGHTS[plan]),
@@ -359,7 +417,8 @@ def plan_move(
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
     wanted = needs(obs, me, plan, unit, sites, legal_any)
     legal = None if opts is None else np.asarray(opts["build"], bool)
-    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital, ctx["held"], legal)
+    busy = busy_cities(obs) if plan == "science" else None
+    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital, ctx["held"], legal, busy)
     build = {}
     production = np.asarray(pc["yields"])[:, 1]
     for c in sorted(range(MAX_CITIES), key=lambda c: (c not in mine, -production[c])):
@@ -607,16 +666,24 @@ def resource_sources(obs: dict[str, Any], resource: int) -> tuple[int, int]:
     return cities, int(np.asarray(obs["trade_resource_adjustment"])[r])
 
 
+def deal_rounds(obs: dict[str, Any], item: int) -> int:
+    """The most rounds left on the player's deals that bring it trade item ``item`` (0: none)."""
+    brings = (np.asarray(obs["trade_ledger"])[..., 1] == item).any(0)  # (10,) ledger slots
+    return int(np.asarray(obs["trade_length_ledger"])[brings].max()) if brings.any() else 0
+
+
 def spaceship_deal(
     obs: dict[str, Any], me: int, plan: str, order: dict[str, Any], opts: dict[str, Any] | None
 ) -> dict[str, Any]:
     """``order`` with the spaceship's resource seen to for a science plan. The Apollo Program and
     every part need aluminium in the city that builds them, or from a deal (which serves every
-    city): once its tech is known, while no deal brings one and fewer than
-    :data:`PART_CITIES` of its cities have their own, it asks 5 gold a turn for one of whoever
-    may give it (before an embassy or a luxury; not before peace), so the parts go up in parallel;
-    with a single source it accepts no offer that asks for it. In seed 13 the science bot with
-    the most techs had no aluminium in its land: it could never have started the spaceship."""
+    city): once its tech is known, while fewer of its cities have their own than the Apollo
+    Program and parts left to build, and no deal brings one for more than :data:`RENEW_ROUNDS`
+    rounds, it asks 5 gold a turn for one of whoever may give it (before an embassy or a luxury;
+    not before peace), so the parts go up in parallel; with a single source it accepts no offer
+    that asks for it. In seed 13 the science bot with the most techs had no aluminium in its land:
+    it could never have started the spaceship; in seed 1 the best one's deal lapsed, and its
+    engine waited for the next one."""
     if plan != "science":
         return order
     tb = load_tables()
@@ -628,7 +695,14 @@ def spaceship_deal(
     if "accept" in order and cities + deals <= 1:
         offers = np.asarray(obs["trade_offers"])
         order["accept"] = [q for q in order["accept"] if offers[q, 0] != item]
-    if deals > 0 or cities >= PART_CITIES or opts is None or order.get("ask") == ["peace"]:
+    owned = np.asarray(obs["player_cities"]["buildings_owned"]).any(0)
+    left = sum(not owned[tb.building(name)] for name in SPACESHIP)
+    if (
+        deal_rounds(obs, item) > RENEW_ROUNDS
+        or cities >= left
+        or opts is None
+        or order.get("ask") == ["peace"]
+    ):
         return order
     if not (np.asarray(obs["technologies"])[tb.building_tech[apollo]] > 0).all():
         return order
