@@ -191,19 +191,21 @@ def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[st
     idx = np.flatnonzero(legal)
     key = np.lexsort((tb.tech_cost[idx], -priority[idx]))
     ranked = [tb.tech_names[t] for t in idx[key]]
-    if int(np.asarray(obs.get("free_techs", 0))) > 0:
-        ranked.insert(0, ranked.pop(ranked.index(free_pick(legal, plan))))
+    if plan == "science" and int(np.asarray(obs.get("free_techs", 0))) > 0:
+        ranked.insert(0, ranked.pop(ranked.index(free_pick(legal))))
     return ranked
 
 
-def free_pick(legal: np.ndarray, plan: str) -> str:
-    """The tech a free tech (a spy's theft, the Great Library, Oxford University) should teach,
-    of the ``legal`` (81,) ones: the dearest, since it saves its whole cost (a science plan's
-    among the spaceship's, which it needs every one of). Ranked cheapest first, as research is,
-    it took the cheapest: in seed 1 the seats behind the leader got 5 to 15 free techs a game,
-    most of them spies' thefts after round 200, when the techs cost 1,600 to 9,680 science."""
+def free_pick(legal: np.ndarray) -> str:
+    """The tech a science plan's free tech (a spy's theft, the Great Library, Oxford University)
+    should teach, of the ``legal`` (81,) ones: the dearest of the spaceship's, since it needs
+    every one of them and a free one saves its whole cost. Ranked cheapest first, as research
+    is, it took the cheapest: in seed 1 the seats behind the leader got 5 to 15 free techs a game,
+    most of them spies' thefts after round 200, when the techs cost 1,600 to 9,680 science.
+    Another plan's free tech stays its ranking's first (its goals' order): the dearest open tech
+    for every plan gave 6 victories of 20 against 10 (benchmarks/README.md, "Twelfth pass")."""
     tb = load_tables()
-    wanted = legal & spaceship_techs() if plan == "science" else legal
+    wanted = legal & spaceship_techs()
     pool = np.flatnonzero(wanted if wanted.any() else legal)
     return tb.tech_names[int(pool[np.argmax(tb.tech_cost[pool])])]
 
