@@ -1478,3 +1478,12 @@ def test_busy_cities_counts_the_rounds_left_on_each_build(obs):
     rounds, access = planner.busy_cities(view)
     assert rounds[0] == pytest.approx(2.0) and (rounds[1:] == 0).all()
     assert access.shape == (10,) and not access.any()  # no aluminium in the test game
+
+
+def test_no_culture_plan_while_its_tourism_is_far_below_the_rivals_culture(obs):
+    culture = np.full(6, 1000.0)
+    tourism = np.zeros((6, 6))  # player i's tourism onto player j
+    view = {**obs, "culture_total": culture, "tourism_total": tourism}
+    assert strategy.aptitude(view, 0)["culture"] == 0.0
+    tourism[0, 1:] = 0.25 * culture[1:]  # a quarter of every rival's lifetime culture
+    assert strategy.aptitude({**view, "tourism_total": tourism}, 0)["culture"] >= 0.1
