@@ -68,6 +68,18 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
     return rowcol[..., 0] * COLS + rowcol[..., 1]
 
 
+def built_anywhere(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(148,) bool: the buildings standing in at least one of ``me``'s cities."""
+    ids = np.asarray(obs["player_cities"]["city_ids"])[me]
+    return np.asarray(obs["player_cities"]["buildings_owned"])[: len(ids)][ids > 0].any(0)
+
+
+def spaceship_resource() -> int:
+    """The resource id every spaceship item needs in its city or from a deal (aluminium)."""
+    tb = load_tables()
+    return int(np.flatnonzero(tb.building_resource[tb.building(SPACESHIP[0])])[0])
+
+
 def one_city(building: int) -> bool:
     """Whether one city of an empire builds ``building`` at a time: a wonder, or a spaceship part
     (the victory needs each once; a second city building it wastes its production)."""
@@ -236,7 +248,7 @@ def needs(
     if plan == "diplomatic" and legal is not None and legal[palace] and not (constructing == palace).any():
         out.append(DELEGATES_WONDER)  # two of the twelve votes, in the most productive city
     if plan == "science" and legal is not None:
-        owned = np.asarray(obs["player_cities"]["buildings_owned"])[: len(mine)][mine].any(0)
+        owned = built_anywhere(obs, me)
         for name in SPACESHIP:  # the victory itself: no yield shows what a part is worth
             b = tb.building(name)
             if legal[b] and not owned[b] and not (constructing == b).any():
@@ -355,7 +367,7 @@ def busy_cities(obs: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     left = np.maximum(cost - np.asarray(pc["prod_reserves"])[:MAX_CITIES], 0.0)
     production = np.maximum(np.asarray(pc["yields"])[:MAX_CITIES, 1], 1.0)
     rounds = np.where(item >= 0, left / production, 0.0)
-    resource = int(np.flatnonzero(tb.building_resource[tb.building(SPACESHIP[0])])[0])
+    resource = spaceship_resource()
     deals = resource_sources(obs, resource)[1]
     own = np.asarray(pc["resources_owned"])[:MAX_CITIES, resource - 1] > 0
     return rounds, own | (deals > 0)
@@ -403,8 +415,8 @@ def plan_move(
         item = int(constructing[c])
         if 0 <= item < BUILDING_SLOTS and one_city(item):
             elsewhere[item] = True  # one city builds each wonder (and spaceship part)
-    owned = np.asarray(pc["buildings_owned"])[: len(ids)][ids > 0].any(0)
-    elsewhere |= owned & np.isin(np.asarray(tb.building_names), SPACESHIP)  # a part is needed once
+    # a part is needed once: one built is in no other city's list
+    elsewhere |= built_anywhere(obs, me) & np.isin(np.asarray(tb.building_names), SPACESHIP)
     ctx = {
         "unit": unit,
         "weights": economy.yield_weights(obs, me, strategy.PLAN_WEIGHTS[plan]),
@@ -418,9 +430,9 @@ def plan_move(
     wanted = needs(obs, me, plan, unit, sites, legal_any)
     legal = None if opts is None else np.asarray(opts["build"], bool)
     busy = busy_cities(obs) if plan == "science" else None
-    first = assign(wanted, mine, np.asarray(pc["yields"])[:, 1], capital, ctx["held"], legal, busy)
-    build = {}
     production = np.asarray(pc["yields"])[:, 1]
+    first = assign(wanted, mine, production, capital, ctx["held"], legal, busy)
+    build = {}
     for c in sorted(range(MAX_CITIES), key=lambda c: (c not in mine, -production[c])):
         if c in mine or len(mine):  # a slot founded during this move ranks as its cities do
             build[str(c)] = city_builds(obs, me, c, opts, first.get(c, []), ctx)
@@ -687,15 +699,15 @@ def spaceship_deal(
     if plan != "science":
         return order
     tb = load_tables()
-    apollo = tb.building("apollo_program")
-    resource = int(np.flatnonzero(tb.building_resource[apollo])[0])
+    apollo = tb.building(SPACESHIP[0])
+    resource = spaceship_resource()
     item = FIRST_RESOURCE + resource - 1
     cities, deals = resource_sources(obs, resource)
     order = dict(order)
     if "accept" in order and cities + deals <= 1:
         offers = np.asarray(obs["trade_offers"])
         order["accept"] = [q for q in order["accept"] if offers[q, 0] != item]
-    owned = np.asarray(obs["player_cities"]["buildings_owned"]).any(0)
+    owned = built_anywhere(obs, me)
     left = sum(not owned[tb.building(name)] for name in SPACESHIP)
     if (
         deal_rounds(obs, item) > RENEW_ROUNDS
