@@ -1,11 +1,13 @@
 """Contract properties checked on every registered game, with random legal play.
 
 Each game's own tests go deeper; these make sure nothing registered breaks the shared promises:
-immutability, rejected moves change nothing, views work for every role, export round-trips,
+immutability, rejected moves change nothing, views work for every role, export and pickling
+round-trip,
 and the same seed and moves give the same game.
 """
 
 import json
+import pickle
 
 import pytest
 
@@ -61,6 +63,13 @@ def test_export_round_trips_and_is_json(game):
     data = json.loads(json.dumps(state.export()))
     back = type(state).from_export(data)
     assert canonical_json(back.export()) == canonical_json(data)
+
+
+def test_state_pickles(game):
+    """A state survives pickling (Ray ships states to workers; a saved position reloads)."""
+    state = random_play(game, seed=4, moves=10)
+    back = pickle.loads(pickle.dumps(state))
+    assert canonical_json(back.export()) == canonical_json(state.export())
 
 
 def test_same_seed_same_game(game):

@@ -49,6 +49,11 @@ class FrozenMap(Mapping[K, V]):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("FrozenMap is immutable")
 
+    def __reduce__(self) -> tuple[type, tuple[dict[K, V]]]:
+        """Pickled through the constructor: the default slot restore would call the blocked
+        ``__setattr__`` (a saved game state, or one Ray ships to a worker, failed to load)."""
+        return (FrozenMap, (self._data,))
+
     def __repr__(self) -> str:
         return f"FrozenMap({self._data!r})"
 
