@@ -909,6 +909,43 @@ def test_it_trains_a_scout_while_a_rival_capital_is_unseen_and_the_scout_explore
     assert "scout" not in planner.needs(view, 0, "science", "warrior", no_land, legal)
 
 
+def test_a_diplomat_scouts_the_unseen_land_within_its_caravans_reach_at_any_round(obs):
+    """Seed 0's diplomat stopped at 11 of 12 votes with three rival allies 4 to 11 tiles from its
+    cities unseen at round 200 (out of its routes): it keeps one unit on that frontier; another
+    plan, or unseen land beyond the routes' range, leaves the unit at home."""
+    tb = load_tables()
+    ids = np.array(obs["player_cities"]["city_ids"])
+    ids[1:, 0] = 1  # every rival capital seen: no explorer of the opening
+    home = np.asarray(obs["player_cities"]["city_rowcols"])[0][np.flatnonzero(ids[0] > 0)[0]]
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    kinds[0, :2], rowcol[0, :2] = tb.unit("warrior"), home  # a garrison and one spare unit
+    city = int(home[0]) * COLS + int(home[1])
+    near = int(home[0]) * COLS + (int(home[1]) + 5) % COLS
+    far = int((home[0] + 20) % 40) * COLS + int(home[1])
+    assert distance_np(far, city) >= tb.rules["trade_route_range"]
+    vis = np.ones(N_TILES, int)
+    vis[[near, far]] = 0
+    view = {
+        **_cities(obs, city_ids=ids),
+        "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol, "health": np.ones((6, 30))},
+        "current_turn": np.int32(200),
+        "elevation_map": np.ones(N_TILES, int),
+        "nw_map": np.zeros(N_TILES, int),
+        "visibility_map": vis,
+    }
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.ones((30, N_TILES), bool)}
+    opts["reach"][:, city] = False
+
+    def spare(view: dict, courting: bool) -> int:
+        orders = military.unit_orders(view, 0, False, opts, np.random.default_rng(0), courting=courting)
+        return orders["1"]["targets"][0]
+
+    assert spare(view, courting=True) == near
+    assert distance_np(spare(view, courting=False), city) == 1  # a science plan's stays by
+    vis[near] = 1
+    assert distance_np(spare({**view, "visibility_map": vis}, courting=True), city) == 1
+
+
 def test_a_waiting_unit_and_a_garrison_hold_their_tile_by_moving_onto_it(obs):
     """A unit's move options include its own tile, where a move holds it (the original's move
     map): a unit waiting three tiles from a capital for the others stays there, and a garrison

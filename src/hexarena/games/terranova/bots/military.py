@@ -136,6 +136,20 @@ def land_frontier(obs: dict[str, Any]) -> np.ndarray:
     return (np.asarray(obs["visibility_map"]).reshape(-1) == 0) & by_land
 
 
+def trade_frontier(obs: dict[str, Any], me: int) -> np.ndarray:
+    """(H,) bool: the :func:`land_frontier` within caravan range of ``me``'s cities, where a city
+    state may stand unseen and out of its routes (seed 0's diplomat had three rival allies 4 to 11
+    tiles from its cities unseen at round 200, each one tile past its sight, and stopped at 11 of
+    12 votes)."""
+    pc = obs["player_cities"]
+    cities = _tiles(np.asarray(pc["city_rowcols"])[me][np.asarray(pc["city_ids"])[me] > 0])
+    frontier = land_frontier(obs)
+    if not len(cities):
+        return frontier & False
+    near = distance_np(np.arange(N_TILES)[:, None], cities[None, :]).min(1)
+    return frontier & (near < load_tables().rules["trade_route_range"])
+
+
 def besieged(obs: dict[str, Any], target: tuple[int, int]) -> bool:
     """Whether the ``target`` (player, tile) capital is seen below its full health (its walls'
     and castle's hit points included, as seen: compared with the base 2.0, a walled capital's
@@ -346,9 +360,15 @@ def _rest(orders: dict[str, Any], slot: int, pos: int, foes: np.ndarray, reach: 
 
 
 def unit_orders(
-    obs: dict[str, Any], me: int, march: bool, opts: dict[str, Any] | None, rng: np.random.Generator
+    obs: dict[str, Any],
+    me: int,
+    march: bool,
+    opts: dict[str, Any] | None,
+    rng: np.random.Generator,
+    courting: bool = False,
 ) -> dict[str, Any]:
-    """Orders for ``me``'s military units (slot -> order): garrison, explore, fight, march."""
+    """Orders for ``me``'s military units (slot -> order): garrison, explore, fight, march.
+    ``courting`` (a diplomat) keeps one explorer on the :func:`trade_frontier` at any round."""
     units, pc = obs["units"], obs["player_cities"]
     kinds = np.asarray(units["unit_type"])[me]
     where = _tiles(np.asarray(units["unit_rowcol"])[me])
@@ -399,6 +419,8 @@ def unit_orders(
     turn = int(obs["current_turn"])
     unknown = known_capitals(obs, me) < len(at_war) - 1
     explorer = (vis == 0).any() and (turn < EXPLORE_ROUNDS or (turn < EXPLORE_CAPITALS_ROUNDS and unknown))
+    frontier = land_frontier(obs) if explorer else trade_frontier(obs, me) if courting else None
+    explorer = frontier is not None and frontier.any()
     assault, route, around, siege = False, None, None, False
     if march and target is not None:
         near = military[distance_np(where[military], target[1]) <= GATHER + 2]  # a ring of hills, water
@@ -455,11 +477,8 @@ def unit_orders(
             continue
         elif explorer:
             explorer = False
-            frontier = np.flatnonzero(land_frontier(obs))
-            if not len(frontier):
-                _hold(orders, slot, reach, d, pos)
-                continue
-            goal = int(frontier[np.argmin(d[frontier] + SCOUT_SPREAD * rng.random(len(frontier)))])
+            edge = np.flatnonzero(frontier)
+            goal = int(edge[np.argmin(d[edge] + SCOUT_SPREAD * rng.random(len(edge)))])
             way = steps_to(obs, me, goal, at_war)
             orders[str(slot)] = {"categories": ["move"], "targets": _toward(pos, goal, reach, way)}
             continue

@@ -453,7 +453,7 @@ def plan_move(
         for c in mine
     }
     march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
-    units = military.unit_orders(obs, me, march, opts, rng)
+    units = military.unit_orders(obs, me, march, opts, rng, courting=plan == "diplomatic")
     claimed: list[int] = []
     # the tiles workers of this move are bound for, first those they stand on: a worker standing
     # on a site builds there rather than leave it to one that cannot reach it (seed 13's only
