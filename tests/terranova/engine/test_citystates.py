@@ -243,7 +243,7 @@ def test_the_text_view_lists_met_city_states_and_victory_progress(start):
         "Science: 0 of 6 spaceship parts built.",
         "Domination: 0 of 5 rival capitals sacked.",
         "Culture: your tourism exceeds the lifetime culture of 0 of 5 rivals.",
-        "Diplomatic: 0 delegates + 1 allied city states = 1 of 12 votes, counted when the World Congress "
+        "Diplomatic: 0 delegates + 1 allied city state = 1 of 12 votes, counted when the World Congress "
         "meets (every 30 rounds, once someone knows Printing Press and has met everyone).",
     ]
     assert (

@@ -26,6 +26,7 @@ import jax
 import numpy as np
 
 from hexarena.games.terranova.contract.moves import buildable_names
+from hexarena.games.terranova.contract.text.citystates import vote_count
 from hexarena.games.terranova.contract.text.policies import (
     YIELDS,
     finisher_effects,
@@ -455,7 +456,6 @@ def _victory(s: GameState, sacks: tuple[Sack, ...] = ()) -> dict[str, Any]:
     tourism, lifetime = np.asarray(s.players.tourism), np.asarray(s.players.culture_total)
     allies = (np.asarray(s.citystates.relationship) == 2).sum(0)
     seated = np.asarray(_delegates(s))
-    votes = citystate_rules()["diplomatic_votes"]
     ahead = ((tourism > lifetime[None, :]) & ~np.eye(len(ROLES), dtype=bool)).sum(1)
     rows = [
         {
@@ -464,8 +464,7 @@ def _victory(s: GameState, sacks: tuple[Sack, ...] = ()) -> dict[str, Any]:
             "domination": f"{int(sacked[p].sum())} of {int(alive.sum()) - 1} rival capitals sacked"
             + "".join(f"; {ROLES[q]}'s in round {r}" for r, by, q in sacks if by == p),
             "culture": f"tourism above the lifetime culture of {int(ahead[p])} rivals",
-            "diplomatic": f"{int(seated[p])} delegates + {int(allies[p])} allied city states = "
-            f"{int(seated[p] + allies[p])} of {votes} votes",
+            "diplomatic": vote_count(int(seated[p]), int(allies[p])),
             "in the game": bool(alive[p]),
         }
         for p, role in enumerate(ROLES)

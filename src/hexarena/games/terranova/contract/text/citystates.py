@@ -47,6 +47,15 @@ def citystate_lines(obs: dict[str, Any], me: int) -> list[str]:
     return lines
 
 
+def vote_count(delegates: int, allies: int) -> str:
+    """ "3 delegates + 1 allied city state = 4 of 12 votes": a player's diplomatic standing."""
+    needed = citystate_rules()["diplomatic_votes"]
+    return (
+        f"{delegates} delegate{'s' * (delegates != 1)} + {allies} allied city state{'s' * (allies != 1)}"
+        f" = {delegates + allies} of {needed} votes"
+    )
+
+
 def victory_lines(obs: dict[str, Any], me: int) -> list[str]:
     """Progress toward each victory, from what ``me`` can see."""
     rules, tb = citystate_rules(), load_tables()
@@ -62,8 +71,7 @@ def victory_lines(obs: dict[str, Any], me: int) -> list[str]:
         f"Science: {parts} of {len(rules['spaceship_parts'])} spaceship parts built.",
         f"Domination: {sacked} of {len(rivals)} rival capitals sacked.",
         f"Culture: your tourism exceeds the lifetime culture of {ahead} of {len(rivals)} rivals.",
-        f"Diplomatic: {delegates} delegates + {allies} allied city states = {delegates + allies} of "
-        f"{rules['diplomatic_votes']} votes, counted when the World Congress meets (every "
+        f"Diplomatic: {vote_count(delegates, allies)}, counted when the World Congress meets (every "
         f"{rules['congress_rounds']} rounds, once someone knows Printing Press and has met everyone).",
     ]
 
