@@ -76,6 +76,14 @@ def test_orders_are_read_leniently():
     assert move["work_tiles"] == {"1": [[3, 4], [5, 6]]}
 
 
+def test_two_orders_for_one_city_add_up_the_first_ranked_first():
+    move = parse_orders(
+        "city 0 build granary; city 0 build library, granary; city 0 work 3,4; city 0 work 5,6"
+    )
+    assert move["build"] == {"0": ["granary", "library"]}
+    assert move["work_tiles"] == {"0": [[3, 4], [5, 6]]}
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [

@@ -4,7 +4,8 @@
 
     research Writing; city 0 build Granary; unit 3 move 12,40; unit 4 settle; unit 5 build farm
 
-Orders are separated by ``;`` or new lines and read leniently: any case and spacing, names with
+Orders are separated by ``;`` or new lines (two for one city's build or tiles add up, the first
+ranked first) and read leniently: any case and spacing, names with
 spaces, hyphens or underscores (``Animal Husbandry``), a unique prefix of a name, numbers for
 slots and places as ``12,40``, ``(12, 40)`` or ``12 40``. Verbs:
 
@@ -191,9 +192,14 @@ def _read(order: str, move: dict[str, Any], adoptable: Callable[[], Sequence[str
             items = _split_list(rest)
             if not items:
                 raise MoveParseError(f"order {quote_reply(order)}: build what?")
-            move.setdefault("build", {})[slot] = [lookup(i, buildable_names(), "item", order) for i in items]
+            # a second order for the city ranks after the first ("city 0 build granary; city 0 build
+            # library" is "city 0 build granary, library"; it replaced the first unreported)
+            ranked = move.setdefault("build", {}).setdefault(slot, [])
+            named = [lookup(i, buildable_names(), "item", order) for i in items]
+            ranked += [n for n in dict.fromkeys(named) if n not in ranked]
         elif action in ("work", "tiles", "works"):
-            move.setdefault("work_tiles", {})[slot] = _places(rest, order)
+            worked = move.setdefault("work_tiles", {}).setdefault(slot, [])
+            worked += [t for t in _places(rest, order) if t not in worked]
         else:
             raise MoveParseError(f"order {quote_reply(order)}: a city can 'build' or 'work', not {action!r}")
     elif verb == "unit" and len(words) >= 3:
