@@ -623,6 +623,36 @@ def test_its_army_grows_only_on_gold_it_can_pay_for_beyond_a_garrison_at_war(obs
     assert pikemen(0, war=False, plan="domination") > 0  # a conquest builds its army regardless
 
 
+def test_a_diplomat_keeps_unit_slots_free_for_the_caravans_its_routes_lack(obs):
+    """Seed 17's diplomat had its 30 unit slots full at round 250 (no endpoint disbands a unit)
+    with 3 caravans for 10 route slots, and ended at 11 of 12 votes."""
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[BUILDING_SLOTS + tb.unit("pikeman") - 1] = True
+    kinds = np.zeros((6, 30), int)
+    kinds[0, :20] = tb.unit("pikeman")
+    kinds[0, 20:23] = tb.unit("caravan")
+    ids = np.array(obs["player_cities"]["city_ids"])
+    ids[0, :6] = np.arange(1, 7)
+    at_war = np.zeros((6, 6), int)
+    at_war[0, 1] = at_war[1, 0] = 1  # at war: a garrison a city is wanted whatever the gold
+    view = {
+        **_cities(obs, city_ids=ids),
+        "units": {**obs["units"], "unit_type": kinds},
+        "num_trade_routes": np.int32(10),
+        "at_war": at_war,
+        "treasury": np.float32(1e5),  # gold for any army: the slots are what it lacks
+        "current_turn": np.int32(250),
+    }
+    no_land = np.full(N_TILES, -np.inf)
+    assert planner.caravan_room(view, 0, "diplomatic") == 7
+    assert planner.caravan_room(view, 0, "science") == 0
+    assert "pikeman" not in planner.needs(view, 0, "diplomatic", "pikeman", no_land, legal)
+    assert "caravan" in planner.needs(view, 0, "diplomatic", "pikeman", no_land, legal)
+    kinds[0, 3:20] = 0  # three pikemen for six cities at war: room for a garrison and the caravans
+    assert "pikeman" in planner.needs(view, 0, "diplomatic", "pikeman", no_land, legal)
+
+
 def test_a_unit_on_its_way_only_moves_so_it_never_strikes_a_neutral_by_default(obs):
     """The engine strikes the best-scored attack option: a march's step ranked as combat would
     strike any attack option (a neutral's border) when none of its targets is one."""
