@@ -487,6 +487,49 @@ def test_with_its_unit_slots_nearly_full_it_captures_no_civilian(obs):
     assert military.unit_orders(view, 0, False, opts, rng)["0"]["categories"][0] == "combat"
 
 
+def test_with_workers_enough_it_captures_no_civilian(obs):
+    """Seed 7's conqueror held ten workers and two idle settlers, 16 of its 30 slots, and never
+    had the army to march again: with the most workers the planner trains, no capture."""
+    tb = load_tables()
+    kinds, rowcol = np.zeros((6, 30), int), np.full((6, 30, 2), -1)
+    kinds[0, 0], rowcol[0, 0] = tb.unit("swordsman"), [7, 7]
+    kinds[3, 0], rowcol[3, 0] = tb.unit("worker"), [7, 8]
+    war = np.zeros((6, 6), int)
+    war[0, 3] = war[3, 0] = 1
+    pc = obs["player_cities"]
+    kinds[0, 1] = tb.unit("swordsman")  # the garrison of its first city
+    rowcol[0, 1] = np.asarray(pc["city_rowcols"])[0][np.flatnonzero(np.asarray(pc["city_ids"])[0] > 0)[0]]
+    view = {**obs, "units": {**obs["units"], "unit_type": kinds, "unit_rowcol": rowcol}, "at_war": war}
+    view["units"]["health"] = np.ones((6, 30))
+    opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
+    opts["attack"][0, 7 * COLS + 8] = True
+    rng = np.random.default_rng(0)
+    kinds[0, 2 : 1 + military.MAX_WORKERS] = tb.unit("worker")  # one short: it captures
+    assert military.unit_orders(view, 0, False, opts, rng)["0"]["categories"][0] == "combat"
+    kinds[0, 1 + military.MAX_WORKERS] = tb.unit("worker")
+    assert "combat" not in military.unit_orders(view, 0, False, opts, rng).get("0", {}).get("categories", [])
+
+
+def test_a_settler_with_no_site_near_walks_to_one_farther_rather_than_hold_its_slot(obs):
+    """Seed 7's conqueror kept two settlers for 160 rounds, their sites taken, in two of its 30
+    unit slots: the strategic bot's settler walks to a site beyond MAX_WALK when none is nearer."""
+    from hexarena.games.terranova.bots import heuristic
+
+    settler = int(
+        np.flatnonzero(np.asarray(obs["units"]["unit_type"])[0] == load_tables().unit("settler"))[0]
+    )
+    pos = int(heuristic._tiles(np.asarray(obs["units"]["unit_rowcol"])[0, settler]))
+    d = military.steps_to(obs, 0, pos, np.zeros(6, bool))
+    far = int(np.flatnonzero((d > heuristic.MAX_WALK) & np.isfinite(d))[0])
+    sites = np.full(N_TILES, -np.inf)
+    sites[far] = 10.0
+    held = heuristic.settler_order(obs, 0, settler, sites, [], None)
+    assert held["categories"] == ["settle", "move"]  # the easy bot's settler stays
+    walks = heuristic.settler_order(obs, 0, settler, sites, [], None, stranded_walk=True)
+    to_site = military.steps_to(obs, 0, far, np.zeros(6, bool))
+    assert walks["categories"] == ["move", "settle"] and to_site[walks["targets"][0]] < to_site[pos]
+
+
 def _march_view(obs: dict, at: list[tuple[int, int]]) -> tuple[dict, dict, int]:
     """Player 3's capital at (5, 5); ``me``'s swordsmen at ``at`` (first slots), each able to
     strike the capital; one more swordsman garrisons ``me``'s first city."""
@@ -513,6 +556,26 @@ def _march_view(obs: dict, at: list[tuple[int, int]]) -> tuple[dict, dict, int]:
     opts = {"attack": np.zeros((30, N_TILES), bool), "reach": np.zeros((30, N_TILES), bool)}
     opts["attack"][: len(at), capital] = True
     return view, opts, capital
+
+
+def test_on_a_march_a_ranged_unit_garrisons_and_the_melee_one_goes_to_the_siege(obs):
+    """Only a melee blow takes a city: seed 18's conqueror kept its three warriors home as
+    garrisons while its nineteen composite bowmen held a capital at its last hit point for 100
+    rounds. On a march a ranged unit garrisons; at peace the nearest unit does."""
+    tb = load_tables()
+    view, opts, capital = _march_view(obs, [])
+    kinds, rowcol = view["units"]["unit_type"], view["units"]["unit_rowcol"]
+    home = int(rowcol[0, 0, 0]) * COLS + int(rowcol[0, 0, 1])
+    kinds[0, 1], rowcol[0, 1] = tb.unit("composite_bowman"), rowcol[0, 0] + [0, 1]
+    step = home + 1
+    opts["reach"][0, [home, home - 1, home - COLS]] = True
+    opts["reach"][1, [home, step]] = True
+    marching = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
+    assert marching["1"]["targets"][0] == step  # the bowman waits beside the city to take it over
+    first = marching["0"]["targets"][0]  # and the swordsman is on its way
+    assert distance_np(first, capital) < distance_np(home, capital)
+    home_guard = military.unit_orders(view, 0, False, opts, np.random.default_rng(0))
+    assert home_guard["0"]["targets"][0] == home  # at peace the swordsman in it holds it
 
 
 def test_it_takes_a_capital_with_an_assembled_army_and_waits_for_one_otherwise(obs):
@@ -1554,3 +1617,16 @@ def test_no_culture_plan_while_its_tourism_is_far_below_the_rivals_culture(obs):
     assert strategy.aptitude(view, 0)["culture"] == 0.0
     tourism[0, 1:] = 0.25 * culture[1:]  # a quarter of every rival's lifetime culture
     assert strategy.aptitude({**view, "tourism_total": tourism}, 0)["culture"] >= 0.1
+
+
+def test_an_unhappy_empire_calms_before_a_soldier_but_not_before_the_spaceship(obs):
+    """Seed 17's science plan knew every tech by round 290 and built no part: its one city with
+    aluminium was given the Apollo Program and put a 44-round stadium before it."""
+    tb = load_tables()
+    kinds = np.zeros((6, 30), int)
+    kinds[0, 0] = tb.unit("swordsman")
+    view = {**obs, "happiness": np.float32(-5.0), "units": {**obs["units"], "unit_type": kinds}}
+    ranked = ["stadium", "library"]
+    assert planner.calming_first(view, 0, ranked, ["pikeman"]) == ["stadium"]
+    assert planner.calming_first(view, 0, ranked, ["apollo_program"]) == []
+    assert planner.calming_first(view, 0, ranked, ["booster_1"]) == []

@@ -312,9 +312,12 @@ def settler_order(
     sites: np.ndarray,
     claimed: list[int],
     opts: dict[str, Any] | None,
+    stranded_walk: bool = False,
 ) -> dict[str, Any]:
     """Found the city here when this is (nearly) the best site in reach, else walk to the best
-    (holding its tile when no step gets nearer)."""
+    (holding its tile when no step gets nearer). ``stranded_walk``: with no site within
+    :data:`MAX_WALK` steps, the best one at any distance by land (a settler whose sites were taken
+    held its slot, one of 30, for the rest of the game)."""
     pos = int(_tiles(np.asarray(obs["units"]["unit_rowcol"])[me, slot]))
     closed = np.zeros(len(np.asarray(obs["at_war"])), bool)  # a settler crosses no foreign border
     d = steps_to(obs, me, pos, closed)  # steps by land (a site across water was a goal it never
@@ -323,7 +326,10 @@ def settler_order(
     if not here_ok:  # no city here (a rule the site values do not see): it would hold its tile
         sites = np.where(np.arange(N_TILES) == pos, -np.inf, sites)
     score = sites - WALK_COST * d
+    far = score.copy()
     score[d > MAX_WALK] = -np.inf
+    if stranded_walk and not np.isfinite(score).any():
+        score = far
     for t in claimed:
         score[distance_np(np.arange(N_TILES), t) < 4] = -np.inf
     if not np.isfinite(score).any():

@@ -8,7 +8,8 @@ conquest's army is one siege unit (double strength against cities) in :data:`SIE
 when its tech is superseded or its strength is under :data:`OBSOLETE_FRACTION` of the best unit
 its cities can train: obsolete units do not count toward the army, so modern ones are trained to
 replace them (no endpoint disbands or upgrades a unit, so the old ones stay and keep costing).
-Each city keeps one unit on its tile; one unit explores while the map is unknown
+Each city keeps one unit on its tile (on a march a ranged one, so the melee units, whose blow
+alone takes a city, go); one unit explores while the map is unknown
 (until round :data:`EXPLORE_ROUNDS`, or :data:`EXPLORE_CAPITALS_ROUNDS` while a rival capital is
 unseen: a conquest plays for the capitals it knows); the rest fight the players at war with the
 bot, and, under a domination plan with a full army, march on the nearest rival capital it has not
@@ -39,6 +40,8 @@ OBSOLETE_FRACTION = 0.6
 SIEGE_SHARE = 3  # one siege unit in three of a conquest's army
 UNIT_GOLD = 4.0  # a unit's upkeep in gold a turn (about 2 at round 100, 4.7 at 300)
 CAPTURE_ROOM = 8  # with fewer free unit slots than this, no blow captures a civilian
+MAX_WORKERS = 5  # nor with this many workers (the most the planner trains; seed 7's conqueror held
+# ten and two idle settlers, 16 of its 30 slots civilians, and never had the army to march again)
 GATHER, ASSAULT = 3, 4  # marchers wait this close to the capital until this many have come
 VOLLEYS = 0.4  # and their blows would take this share of its hit points (down in three turns)
 CHASE, CHASE_MARCHING = 6, 2  # a unit goes for a hostile unit this near (on a march: in its way)
@@ -220,6 +223,16 @@ def campaign_target(obs: dict[str, Any], me: int) -> tuple[int, int] | None:
     return best
 
 
+def _garrison_rank(kinds: np.ndarray) -> np.ndarray:
+    """(30,) a conquest's garrison preference, lowest first: ranged units, then siege engines, then
+    melee ones, the only units whose blow takes a city. Garrisons taken by distance alone kept
+    seed 18's three warriors home while its nineteen composite bowmen held a capital at its last
+    hit point for 100 rounds, a blow from any melee unit away from a sack."""
+    tb = load_tables()
+    k = np.maximum(np.asarray(kinds, int), 0)
+    return np.where(tb.unit_ranged[k] == 0, 2, np.where(tb.unit_class[k] == SIEGE_CLASS, 1, 0))
+
+
 def hosts(obs: dict[str, Any], me: int) -> np.ndarray:
     """(6,) bool: the players in whose territory ``me``'s field army stands (a peace with one
     sends those units home)."""
@@ -387,8 +400,9 @@ def unit_orders(
     foes = np.isin(units_at, np.flatnonzero(hostile))  # hostile units
     enemy = foes | np.isin(cities_at, np.flatnonzero(hostile))  # and their cities
     enemy_tiles = enemy.copy()
-    if int((kinds > 0).sum()) >= MAX_UNITS - CAPTURE_ROOM:  # a captured civilian is a worker of ours
-        enemy_tiles &= ~_civilians_alone(obs, me)
+    workers = int((kinds == load_tables().unit("worker")).sum())
+    if int((kinds > 0).sum()) >= MAX_UNITS - CAPTURE_ROOM or workers >= MAX_WORKERS:
+        enemy_tiles &= ~_civilians_alone(obs, me)  # a captured civilian is a worker of ours
     capital = np.zeros(N_TILES, bool)
     if march and target is not None:  # crossing its closed border is how the war starts
         enemy_tiles |= territory(obs, target[0])
@@ -399,12 +413,13 @@ def unit_orders(
     all_tiles = np.arange(N_TILES)
     scout = kinds == load_tables().unit("scout")
     free = sorted(military, key=lambda s: not scout[s])  # a scout is the explorer, never a garrison
-    # garrisons: the unit nearest each city without one holds it
+    # garrisons: the unit nearest each city without one holds it; on a march, a ranged one first
+    taker = _garrison_rank(kinds) if march and target is not None else np.zeros(len(kinds))
     for city in cities:
         guards = [s for s in free if not scout[s]]
         if not guards:
             break
-        pick = guards[int(np.argmin(distance_np(where[guards], int(city))))]
+        pick = guards[int(np.lexsort((distance_np(where[guards], int(city)), taker[guards]))[0])]
         free.remove(pick)
         reach = free_reach(obs, me, int(pick), opts)
         attack = np.asarray(opts["attack"])[pick] & enemy_tiles if opts is not None else None

@@ -200,13 +200,15 @@ def city_builds(
 def calming_first(obs: dict[str, Any], me: int, ranked: list[str], first: list[str]) -> list[str]:
     """The happiness buildings of ``ranked`` (a colosseum, a circus) that go before the city's
     assigned need while the empire is unhappy and at peace, unless that need is a settler or a
-    worker (their cities pay back) or the army has no unit yet: in seed 1, a bot at -17 happiness
-    had eight warriors and no colosseum at round 100."""
+    worker (their cities pay back), the spaceship (the victory itself: seed 17's science plan
+    knew every tech by round 290 and built no part, its one city with aluminium on a 44-round
+    stadium before the Apollo Program), or the army has no unit yet: in seed 1, a bot at -17
+    happiness had eight warriors and no colosseum at round 100."""
     tb = load_tables()
     if float(np.asarray(obs["happiness"])) >= 0 or np.asarray(obs["at_war"])[me].any():
         return []
     kinds = np.asarray(obs["units"]["unit_type"])[me]
-    if first and (first[0] in ("settler", "worker") or not (military.power(kinds) > 0).any()):
+    if first and (first[0] in ("settler", "worker", *SPACESHIP) or not (military.power(kinds) > 0).any()):
         return []
     return [n for n in ranked if tb.building_yields[tb.building(n), economy.HAPPY] > 0][:1]
 
@@ -287,7 +289,7 @@ def needs(
             take = bool(siege) and i % military.SIEGE_SHARE == 1 and room > 0
             room -= take
             out.append(siege if take else unit)
-    out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, 5) - workers, 0)
+    out += ["worker"] * max(min((int(mine.sum()) + 1) // 2, military.MAX_WORKERS) - workers, 0)
     if caravans_paid(obs, me, plan):
         # one at a time, a diplomat's two: its votes are its routes, a slot left empty for 50
         # rounds is an ally it does not have
@@ -473,7 +475,7 @@ def plan_move(
     for slot in np.flatnonzero(kinds > 0):
         name, pos = tb.unit_names[kinds[slot]], int(where[slot])
         if name == "settler":
-            units[str(slot)] = settler_order(obs, me, int(slot), sites, claimed, opts)
+            units[str(slot)] = settler_order(obs, me, int(slot), sites, claimed, opts, stranded_walk=True)
         elif name == "caravan":
             units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot), plan)
         elif name == "worker":
