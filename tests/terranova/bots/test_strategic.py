@@ -401,6 +401,13 @@ def test_a_science_plan_with_rocketry_and_no_aluminium_buys_one_and_keeps_its_on
     owned[: len(planner.SPACESHIP), aluminium - 1] = 1  # a city with its own for each item
     enough = {**_cities(view, resources_owned=owned), "trade_offers": offers}
     assert planner.spaceship_deal(enough, 0, "science", {"accept": [3]}, opts) == {"accept": [3]}
+    # two sellers: each round a different one first (the engine offers to the first, and one that
+    # keeps its only source refuses every round: seed 17's science seat asked it for 30 rounds)
+    opts["trade_partners"][4] = True
+    firsts = {
+        planner.spaceship_deal({**view, "current_turn": t}, 0, "science", {}, opts)["to"][0] for t in (0, 1)
+    }
+    assert firsts == {2, 4}
 
 
 def test_an_unhappy_empire_holds_growth_counting_the_food_its_map_does_not_show(obs):
@@ -1578,13 +1585,18 @@ def test_a_spaceship_part_waits_for_the_city_that_would_finish_it_first():
     production = np.zeros(10)
     production[[0, 1]] = [5.0, 50.0]
     held = np.zeros(10, bool)
-    soon = (np.array([0, 2.0, *[0] * 8]), np.array([False, True, *[False] * 8]))
+    plain = np.ones(10)
+    soon = (np.array([0, 2.0, *[0] * 8]), np.array([False, True, *[False] * 8]), plain)
     cities = np.array([0, 1])
     assert planner.assign(["booster_1"], cities, production, 0, held, legal, soon) == {0: [], 1: []}
-    late = (np.array([0, 250.0, *[0] * 8]), soon[1])  # busy for longer than the slow city takes
+    late = (np.array([0, 250.0, *[0] * 8]), soon[1], plain)  # busy longer than the slow city takes
     assert planner.assign(["booster_1"], cities, production, 0, held, legal, late)[0] == ["booster_1"]
-    without = (soon[0], np.zeros(10, bool))  # the busy city has no aluminium: it cannot start it
+    without = (soon[0], np.zeros(10, bool), plain)  # the busy city has no aluminium: it cannot start it
     assert planner.assign(["booster_1"], cities, production, 0, held, legal, without)[0] == ["booster_1"]
+    production[[0, 1]] = [30.0, 40.0]  # both idle and legal; the first has a spaceship factory
+    legal[1, tb.building("booster_1")] = True
+    idle = (np.zeros(10), np.zeros(10, bool), np.array([1.5, *[1.0] * 9]))
+    assert planner.assign(["booster_1"], cities, production, 0, held, legal, idle)[0] == ["booster_1"]
 
 
 def test_a_part_built_in_one_city_is_queued_in_no_other(obs):
@@ -1605,9 +1617,15 @@ def test_busy_cities_counts_the_rounds_left_on_each_build(obs):
     yields = np.zeros((10, 8))
     yields[0, 1] = 5.0
     view = _cities(obs, is_constructing=building, prod_reserves=reserves, yields=yields)
-    rounds, access = planner.busy_cities(view)
+    rounds, access, speed = planner.busy_cities(view)
     assert rounds[0] == pytest.approx(2.0) and (rounds[1:] == 0).all()
     assert access.shape == (10,) and not access.any()  # no aluminium in the test game
+    assert (speed == 1.0).all()
+    owned = np.array(view["player_cities"]["buildings_owned"])
+    owned[0, tb.building("spaceship_factory")] = True  # a part there goes 1.5 times as fast
+    building[0], reserves[0] = tb.building("booster_1"), tb.building_cost[tb.building("booster_1")] - 15.0
+    rounds, _, speed = planner.busy_cities(_cities(view, buildings_owned=owned, is_constructing=building))
+    assert speed[0] == pytest.approx(1.5) and rounds[0] == pytest.approx(2.0)
 
 
 def test_no_culture_plan_while_its_tourism_is_far_below_the_rivals_culture(obs):

@@ -326,7 +326,7 @@ def assign(
     capital: int,
     held: np.ndarray,
     legal: np.ndarray | None = None,
-    busy: tuple[np.ndarray, np.ndarray] | None = None,
+    busy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> dict[int, list[str]]:
     """Each need to one city, the most productive first (settlers only from the capital and from
     cities making ``SETTLER_PRODUCTION``, civilians not to a city ``held`` by a caravan:
@@ -336,10 +336,10 @@ def assign(
     needing a resource the city lacks is lost for the turn): held to it, with other changes, the
     20 six-bot seeds gave 6 and 8 victories (benchmarks/README.md, "Eleventh pass").
 
-    With ``busy`` (:func:`busy_cities`: the rounds until each city is free, and whether it may
-    start a part then), a part goes to the city that would finish it first, waiting for a busy
-    one: an empire may not change a city's build, and given to whichever city was idle, seed 1's
-    Apollo Program was still unfinished 50 rounds after it started."""
+    With ``busy`` (:func:`busy_cities`: the rounds until each city is free, whether it may start
+    a part then, and its spaceship speed), a part goes to the city that would finish it first,
+    waiting for a busy one: an empire may not change a city's build, and given to whichever city
+    was idle, seed 1's Apollo Program was still unfinished 50 rounds after it started."""
     tb = load_tables()
     order = sorted((int(c) for c in cities), key=lambda c: -production[c])
     out: dict[int, list[str]] = {c: [] for c in order}
@@ -365,10 +365,11 @@ def assign(
     return out
 
 
-def busy_cities(obs: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """``(rounds, access)``, (10,) each: the rounds until each city finishes what it builds (0 for
-    an idle one) at its production now, and whether it has the spaceship's resource (its own or
-    a deal's), so that it may start a part once free."""
+def busy_cities(obs: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rounds, access, speed)``, (10,) each: the rounds until each city finishes what it builds
+    (0 for an idle one) at its production now, whether it has the spaceship's resource (its own
+    or a deal's), so that it may start a part once free, and how many times its production a
+    spaceship item gets (1.5 with a spaceship factory)."""
     tb = load_tables()
     pc = obs["player_cities"]
     item = np.asarray(pc["is_constructing"])[:MAX_CITIES].astype(int)
@@ -377,12 +378,15 @@ def busy_cities(obs: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         item < BUILDING_SLOTS, tb.building_cost[np.clip(item, 0, BUILDING_SLOTS - 1)], tb.unit_cost[unit]
     )
     left = np.maximum(cost - np.asarray(pc["prod_reserves"])[:MAX_CITIES], 0.0)
-    production = np.maximum(np.asarray(pc["yields"])[:MAX_CITIES, 1], 1.0)
+    owned = np.asarray(pc["buildings_owned"])[:MAX_CITIES].astype(float)
+    speed = 1.0 + owned @ tb.building_city_mods[:, tb.modifier("spaceship_production_pct")] / 100.0
+    part = np.isin(item, [tb.building(name) for name in SPACESHIP])
+    production = np.maximum(np.asarray(pc["yields"])[:MAX_CITIES, 1], 1.0) * np.where(part, speed, 1.0)
     rounds = np.where(item >= 0, left / production, 0.0)
     resource = spaceship_resource()
     deals = resource_sources(obs, resource)[1]
     own = np.asarray(pc["resources_owned"])[:MAX_CITIES, resource - 1] > 0
-    return rounds, own | (deals > 0)
+    return rounds, own | (deals > 0), speed
 
 
 def part_city(
@@ -390,15 +394,16 @@ def part_city(
     order: list[int],
     production: np.ndarray,
     legal: np.ndarray,
-    busy: tuple[np.ndarray, np.ndarray],
+    busy: tuple[np.ndarray, np.ndarray, np.ndarray],
     taken: set[int],
 ) -> int | None:
-    """The city of ``order`` not ``taken`` that would finish spaceship item ``building`` first: an
-    idle one that may start it now, or a busy one with the resource, once free (None: none may)."""
-    rounds, access = busy
+    """The city of ``order`` not ``taken`` that would finish spaceship item ``building`` first
+    (its production times its spaceship speed): an idle one that may start it now, or a busy one
+    with the resource, once free (None: none may)."""
+    rounds, access, speed = busy
     cost = float(load_tables().building_cost[building])
     finish = {
-        c: rounds[c] + cost / max(float(production[c]), 1.0)
+        c: rounds[c] + cost / max(float(production[c] * speed[c]), 1.0)
         for c in order
         if c not in taken and (legal[c, building] if rounds[c] == 0 else access[c])
     }
@@ -682,6 +687,19 @@ def luxury_deals(obs: dict[str, Any], me: int, order: dict[str, Any], opts: dict
         )
 
 
+def in_turn(obs: dict[str, Any], sellers: np.ndarray) -> list[int]:
+    """``sellers`` ranked from a different one each round, for the spaceship's aluminium: the
+    engine offers to the first legal counterparty, and one that refuses (a science plan keeps its
+    only source) refused every round. In seed 17 a science seat knew Rocketry at round 235 and
+    asked its neighbour, which had one source, for 30 rounds, while the diplomat behind it in the
+    list had aluminium to spare. The luxury asks keep their order: rotated too, every game took
+    another course from its first luxury deal, and 11 of the first 17 six-bot seeds ended in a
+    victory against 13 (benchmarks/README.md, "Fourteenth pass")."""
+    ranked = [int(q) for q in sellers]
+    k = int(obs["current_turn"]) % max(len(ranked), 1)
+    return ranked[k:] + ranked[:k]
+
+
 def resource_sources(obs: dict[str, Any], resource: int) -> tuple[int, int]:
     """The sources of ``resource`` (a resource id) the player has, as the engine counts them: how
     many of its cities have one, and what its deals bring (a source traded away counts -1)."""
@@ -734,7 +752,7 @@ def spaceship_deal(
     sellers = np.flatnonzero(may & np.asarray(opts["trade_partners"]))
     if len(sellers):
         names = item_names()
-        order.update(to=[int(q) for q in sellers], ask=[names[item]], offer=[names[GOLD_PER_TURN]])
+        order.update(to=in_turn(obs, sellers), ask=[names[item]], offer=[names[GOLD_PER_TURN]])
     return order
 
 

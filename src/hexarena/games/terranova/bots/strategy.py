@@ -58,6 +58,7 @@ PLAN_BUILDINGS = {
         "national_college",
         "oxford_university",
         "great_library",
+        "spaceship_factory",  # +50 % production on the parts, 1,508 each for the Apollo Program and boosters
     ),
     "culture": ("amphitheater", "opera_house", "museum", "broadcast_tower", "hermitage", "hotel", "louvre"),
     "diplomatic": ("forbidden_palace", "caravansary", "national_treasury", "colossus", "petra"),
