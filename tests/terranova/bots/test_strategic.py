@@ -1578,6 +1578,19 @@ def test_a_free_tech_goes_to_the_dearest_open_tech_the_plan_needs(obs):
     assert strategy.tech_order(free, "diplomatic") == strategy.tech_order(view, "diplomatic")
 
 
+def test_the_research_ranking_holds_the_techs_a_completion_opens(obs):
+    """The engine picks the next research from the ranking the turn one completes: ranked open
+    techs only, seed 17's science seat started Lasers the turn Robotics opened Nanotechnology,
+    its last tech for the spaceship."""
+    tb = load_tables()
+    known = ~np.isin(np.arange(tb.n_techs), [tb.tech(n) for n in ("robotics", "nanotechnology")])
+    known &= strategy.spaceship_techs()  # and none of the six the spaceship does not need
+    view = {**obs, "technologies": known.astype(int)}
+    research = strategy.tech_order(view, "science")
+    assert research[:2] == ["robotics", "nanotechnology"]  # not open yet, ranked before lasers
+    assert research.index("lasers") > 1
+
+
 def test_a_spaceship_part_waits_for_the_city_that_would_finish_it_first():
     tb = load_tables()
     legal = np.zeros((10, N_BUILDABLES), bool)

@@ -167,12 +167,12 @@ def luxury_techs(obs: dict[str, Any], me: int) -> np.ndarray:
 
 
 def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[str]:
-    """Open techs ranked: the opening's and the improvements of ``me``'s bare luxuries
-    (:func:`luxury_techs`), and what leads to them (while ``me`` is unhappy, those luxuries' and
-    the colosseum's first: seed 2's poorest bot was at -10 without Construction at round 100),
-    then what leads to the plan's next goal tech,
-    cheapest first, then every other open tech by cost (a wide tree is research that is never
-    wasted). With a free tech pending, :func:`free_pick` leads (the free tech is taken first)."""
+    """Unknown techs ranked (those not open yet too, see below): the opening's and the
+    improvements of ``me``'s bare luxuries (:func:`luxury_techs`), and what leads to them (while
+    ``me`` is unhappy, those luxuries' and the colosseum's first: seed 2's poorest bot was at -10
+    without Construction at round 100), then what leads to the plan's next goal tech, cheapest
+    first, then every other tech by cost (a wide tree is research that is never wasted). With a
+    free tech pending, :func:`free_pick` leads (the free tech is taken first)."""
     tb = load_tables()
     known = np.asarray(obs["technologies"]) > 0
     legal = ~known & np.all(~tb.tech_prereq | known, axis=1)
@@ -193,7 +193,10 @@ def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[st
         target = goals[0]
         priority[target] = max(priority[target], 1.0)
         priority[ancestors()[target] & ~known] = np.maximum(priority[ancestors()[target] & ~known], 1.0)
-    idx = np.flatnonzero(legal)
+    # the techs not open yet too: the engine picks the next research from this ranking when one
+    # completes, and ranked open techs only, seed 17's science seat started Lasers the turn Robotics
+    # opened Nanotechnology, its last tech for the spaceship, and ended one tech short of it
+    idx = np.flatnonzero(~known)
     key = np.lexsort((tb.tech_cost[idx], -priority[idx]))
     ranked = [tb.tech_names[t] for t in idx[key]]
     if plan == "science" and int(np.asarray(obs.get("free_techs", 0))) > 0:
