@@ -54,15 +54,19 @@ def _tiles(rowcol: np.ndarray) -> np.ndarray:
     return rowcol[..., 0] * COLS + rowcol[..., 1]
 
 
+def free_route_slots(obs: dict[str, Any], me: int) -> int:
+    """The trade-route slots (``num_trade_routes``) no caravan of ``me``'s alive holds."""
+    caravans = int((np.asarray(obs["units"]["unit_type"])[me] == load_tables().unit("caravan")).sum())
+    return max(int(obs["num_trade_routes"]) - caravans, 0)
+
+
 def wants_caravan(obs: dict[str, Any], me: int) -> bool:
-    """Whether a caravan is worth queueing: a route slot free (caravans alive < ``num_trade_routes``;
-    the build cap counts those under way) and someone to trade with (a city state seen, or a
-    second city of its own)."""
-    kinds = np.asarray(obs["units"]["unit_type"])[me]
-    caravans = int((kinds == load_tables().unit("caravan")).sum())
+    """Whether a caravan is worth queueing: a route slot free (:func:`free_route_slots`; the build
+    cap counts those under way) and someone to trade with (a city state seen, or a second city of
+    its own)."""
     cs_seen = (np.asarray(obs["citystate_info"]["city_rowcols"])[:, 0] >= 0).any()
     cities = int((np.asarray(obs["player_cities"]["city_ids"])[me] > 0).sum())
-    return caravans < int(obs["num_trade_routes"]) and bool(cs_seen or cities >= 2)
+    return free_route_slots(obs, me) > 0 and bool(cs_seen or cities >= 2)
 
 
 def winnable_trade_quests(info: dict[str, Any]) -> np.ndarray:

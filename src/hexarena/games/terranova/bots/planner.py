@@ -17,7 +17,7 @@ import numpy as np
 from hexarena.core.contract import GameState
 from hexarena.core.players import Reply, SeededPlayer
 from hexarena.games.terranova.bots import economy, military, seat_environment, strategy
-from hexarena.games.terranova.bots.caravans import caravan_order, wants_caravan
+from hexarena.games.terranova.bots.caravans import caravan_order, free_route_slots, wants_caravan
 from hexarena.games.terranova.bots.heuristic import (
     PANTHEONS,
     settler_order,
@@ -294,7 +294,7 @@ def needs(
         # one at a time, a diplomat's two: its votes are its routes, a slot left empty for 50
         # rounds is an ally it does not have
         under_way = int((training == tb.unit("caravan")).sum())
-        free = int(obs["num_trade_routes"]) - int((kinds == tb.unit("caravan")).sum())
+        free = free_route_slots(obs, me)
         out += ["caravan"] * (min(2 if plan == "diplomatic" else 1, free) - under_way)
     return out
 
@@ -303,10 +303,7 @@ def caravan_room(obs: dict[str, Any], me: int, plan: str) -> int:
     """The unit slots a diplomat keeps free of soldiers for the caravans its route slots still
     lack: no endpoint disbands a unit, and seed 17's diplomat had its 30 slots full at round 250
     (obsolete units, marines) with 3 caravans for 10 route slots, at 11 of 12 votes."""
-    if plan != "diplomatic":
-        return 0
-    caravans = int((np.asarray(obs["units"]["unit_type"])[me] == load_tables().unit("caravan")).sum())
-    return max(int(obs["num_trade_routes"]) - caravans, 0)
+    return free_route_slots(obs, me) if plan == "diplomatic" else 0
 
 
 def caravans_paid(obs: dict[str, Any], me: int, plan: str) -> bool:
