@@ -517,6 +517,66 @@ def test_with_workers_enough_it_captures_no_civilian(obs):
     assert "combat" not in military.unit_orders(view, 0, False, opts, rng).get("0", {}).get("categories", [])
 
 
+def test_on_a_march_it_captures_no_lone_civilian_in_its_targets_land_with_workers_enough(obs):
+    """The march adds the target's land to what its units may strike (crossing the border starts
+    the war); that put the target's lone workers back among the tiles it may strike."""
+    view, opts, capital = _march_view(obs, [(7, 5), (8, 5)])
+    tb = load_tables()
+    kinds, rowcol = view["units"]["unit_type"], view["units"]["unit_rowcol"]
+    field = np.flatnonzero(kinds[0] > 0)
+    kinds[0, field[-1] + 1 : field[-1] + 1 + military.MAX_WORKERS] = tb.unit("worker")
+    kinds[3, 5], rowcol[3, 5] = tb.unit("worker"), [9, 5]  # in the target's land, beside a marcher
+    owner = np.array(view["player_cities"]["ownership_map"])
+    owner[3, 0].reshape(-1)[9 * COLS + 5] = 2
+    view = _cities(view, ownership_map=owner)
+    opts["attack"][:] = False
+    opts["attack"][1, 9 * COLS + 5] = True
+    orders = military.unit_orders(view, 0, True, opts, np.random.default_rng(0))
+    assert "combat" not in orders.get("1", {}).get("categories", [])
+    kinds[3, 6], rowcol[3, 6] = tb.unit("worker"), [5, 5]  # in its capital, with no soldier
+    opts["attack"][0, capital] = True
+    hp = np.array(view["player_cities"]["hp"], float)
+    hp[3, 0] = 1.2  # the siege is on
+    orders = military.unit_orders(_cities(view, hp=hp), 0, True, opts, np.random.default_rng(0))
+    assert orders["0"] == {"categories": ["combat", "move"], "targets": [capital]}  # the city is struck
+
+
+def test_a_soldier_a_city_may_not_train_is_its_best_legal_one_of_the_same_role():
+    """Horsemen need horses in the city that trains them: assigned to a city without, the need was
+    lost, and a conqueror's cities trained only the siege engines of its needs."""
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("spearman", "catapult", "composite_bowman")]] = True
+    assert planner.stand_in("horseman", legal) == "spearman"
+    assert planner.stand_in("trebuchet", legal) == "catapult"
+    assert (
+        planner.stand_in("spearman", legal) == "spearman" and planner.stand_in("library", legal) == "library"
+    )
+    assert planner.stand_in("worker", legal) == "worker"  # a civilian has no stand-in
+
+
+def test_a_conquest_asks_for_no_more_soldiers_than_its_unit_slots_hold(obs):
+    """A rich conqueror's army target ran past its 30 slots (45 at round 112 in seed 13), and one
+    siege engine in three of that many filled them with catapults."""
+    tb = load_tables()
+    legal = np.zeros(N_BUILDABLES, bool)
+    legal[[BUILDING_SLOTS + tb.unit(u) - 1 for u in ("swordsman", "catapult")]] = True
+    kinds = np.array(obs["units"]["unit_type"])
+    kinds[0, :] = 0
+    kinds[0, :20] = tb.unit("worker")
+    view = {
+        **obs,
+        "units": {**obs["units"], "unit_type": kinds},
+        "at_war": np.zeros((6, 6), int),
+        "current_turn": np.int32(200),
+        "treasury": np.float32(50000),
+    }
+    wanted = planner.needs(view, 0, "domination", "swordsman", np.full(N_TILES, -np.inf), legal)
+    soldiers = [n for n in wanted if n in ("swordsman", "catapult")]
+    assert len(soldiers) == planner.MAX_UNITS - 2 - 20
+    assert soldiers.count("catapult") <= len(soldiers) // military.SIEGE_SHARE
+
+
 def test_a_settler_with_no_site_near_walks_to_one_farther_rather_than_hold_its_slot(obs):
     """Seed 7's conqueror kept two settlers for 160 rounds, their sites taken, in two of its 30
     unit slots: the strategic bot's settler walks to a site beyond MAX_WALK when none is nearer."""
@@ -1465,6 +1525,7 @@ def test_it_trains_a_caravan_only_with_gold_for_its_upkeep_unless_it_plays_for_d
     assert planner.caravans_paid(view(10.0), 0, "science")
     no_slot = {**view(10.0), "num_trade_routes": 0}
     assert not planner.caravans_paid(no_slot, 0, "diplomatic")
+    assert not planner.caravans_paid(view(100.0), 0, "domination")  # its slots are its army
 
 
 def test_a_held_city_swaps_away_the_food_its_weights_overshot(obs):

@@ -224,13 +224,19 @@ def campaign_target(obs: dict[str, Any], me: int) -> tuple[int, int] | None:
 
 
 def _garrison_rank(kinds: np.ndarray) -> np.ndarray:
-    """(30,) a conquest's garrison preference, lowest first: ranged units, then siege engines, then
-    melee ones, the only units whose blow takes a city. Garrisons taken by distance alone kept
-    seed 18's three warriors home while its nineteen composite bowmen held a capital at its last
-    hit point for 100 rounds, a blow from any melee unit away from a sack."""
+    """(30,) a conquest's garrison preference, lowest first: the units worth least at a siege (their
+    strength against a city, siege engines x2), the :data:`ASSAULT` strongest melee units last,
+    since only a melee blow takes a city. Garrisons taken by distance alone kept seed 18's three
+    warriors home while its nineteen composite bowmen held a capital at its last hit point for 100
+    rounds; ranked ranged, siege, melee, seed 13's seven siege engines garrisoned its cities while
+    nine spearmen and musketmen stood by a capital of defence 38-64 for 50 rounds, each blow
+    costing them more hit points than it took from the city (an engine's blow costs it none)."""
     tb = load_tables()
     k = np.maximum(np.asarray(kinds, int), 0)
-    return np.where(tb.unit_ranged[k] == 0, 2, np.where(tb.unit_class[k] == SIEGE_CLASS, 1, 0))
+    worth = power(kinds) * np.where(tb.unit_class[k] == SIEGE_CLASS, tb.rules["siege_vs_city"], 1.0)
+    melee = np.flatnonzero((tb.unit_ranged[k] == 0) & (worth > 0))
+    worth[melee[np.argsort(-worth[melee], kind="stable")][:ASSAULT]] = np.inf
+    return worth
 
 
 def hosts(obs: dict[str, Any], me: int) -> np.ndarray:
@@ -258,9 +264,11 @@ def _owners(obs: dict[str, Any], me: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _civilians_alone(obs: dict[str, Any], me: int) -> np.ndarray:
-    """(H,) bool: tiles where a rival's civilian stands with no rival soldier (a blow captures it:
-    it joins the attacker as a worker, in one of its 30 unit slots, which no endpoint frees; seed
-    13's conqueror held 9-11 workers, a third of its slots, while its last assault lacked men)."""
+    """(H,) bool: tiles where a rival's civilian stands with no rival soldier and no city (a blow
+    captures it: it joins the attacker as a worker, in one of its 30 unit slots, which no endpoint
+    frees; seed 13's conqueror held 9-11 workers, a third of its slots, while its last assault
+    lacked men). In a city the blow strikes the city: masked with the civilians, a capital with a
+    worker and no soldier in it was never struck (seed 13's army stood by one for 100 rounds)."""
     units = obs["units"]
     kinds, where = np.asarray(units["unit_type"]), _tiles(np.asarray(units["unit_rowcol"]))
     rival = (np.arange(len(kinds)) != me)[:, None] & (kinds > 0) & (where >= 0) & (where < N_TILES)
@@ -268,7 +276,8 @@ def _civilians_alone(obs: dict[str, Any], me: int) -> np.ndarray:
     civil, soldier = np.zeros(N_TILES, bool), np.zeros(N_TILES, bool)
     civil[where[rival & ~armed]] = True
     soldier[where[rival & armed]] = True
-    return civil & ~soldier
+    city = _owners(obs, me)[1] >= 0  # a blow there strikes the city, whatever stands in it
+    return civil & ~soldier & ~city
 
 
 def _first(mask: np.ndarray) -> list[int]:
@@ -400,15 +409,17 @@ def unit_orders(
     foes = np.isin(units_at, np.flatnonzero(hostile))  # hostile units
     enemy = foes | np.isin(cities_at, np.flatnonzero(hostile))  # and their cities
     enemy_tiles = enemy.copy()
-    workers = int((kinds == load_tables().unit("worker")).sum())
-    if int((kinds > 0).sum()) >= MAX_UNITS - CAPTURE_ROOM or workers >= MAX_WORKERS:
-        enemy_tiles &= ~_civilians_alone(obs, me)  # a captured civilian is a worker of ours
     capital = np.zeros(N_TILES, bool)
     if march and target is not None:  # crossing its closed border is how the war starts
         enemy_tiles |= territory(obs, target[0])
         capital[target[1]] = True
         enemy_tiles &= ~((cities_at >= 0) & ~capital)  # no blow at another city, garrisoned or not:
         # it heals, units die (seed 0's siege engines shelled a sacked capital's garrison for 50 rounds)
+    workers = int((kinds == load_tables().unit("worker")).sum())
+    if int((kinds > 0).sum()) >= MAX_UNITS - CAPTURE_ROOM or workers >= MAX_WORKERS:
+        # a captured civilian is a worker of ours; masked after the march's land above, which put
+        # the target's lone workers back (seed 18's conqueror held 10 workers on its march)
+        enemy_tiles &= ~_civilians_alone(obs, me)
     orders: dict[str, Any] = {}
     all_tiles = np.arange(N_TILES)
     scout = kinds == load_tables().unit("scout")
@@ -443,6 +454,7 @@ def unit_orders(
         siege = besieged(obs, target)
         assault = siege or (len(near) >= ASSAULT and volley(obs, target, kinds[near]) >= VOLLEYS)
     health = np.asarray(units["health"])[me]
+    old = obsolete(kinds, obs["technologies"], None)
     melee = load_tables().unit_ranged[np.maximum(kinds, 0)] == 0
     for slot in free:
         pos = int(where[slot])
@@ -459,7 +471,11 @@ def unit_orders(
         if attack is not None and not assault:
             attack = attack & ~capital  # no lone blow at the capital: it heals before the next
         if attack is not None and attack.any() and melee[slot] and health[slot] < WOUNDED:
-            attack = attack & capital & siege  # a wounded melee unit's blow only at a falling capital
+            # a wounded melee unit's blow only at a falling capital, or at the capital at all when
+            # it is obsolete: dead, it frees its slot for a unit of its era (no endpoint disbands
+            # one). Seed 13's eleven spearmen rested and healed by a capital of defence 28 to 73
+            # for 100 rounds, in 11 of its 30 slots, and the army never had a unit of its era
+            attack = attack & capital & (siege | old[slot])
             if not attack.any():
                 _rest(orders, slot, pos, foes, reach)
                 continue

@@ -31,7 +31,7 @@ from hexarena.games.terranova.bots.trade import peace_plan
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
-from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, citystate_rules, load_tables
+from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, SCIENCE, citystate_rules, load_tables
 
 SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
 SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
@@ -168,7 +168,8 @@ def city_builds(
     buildings by value per production, then upkeep-free ones, a caravan while it has the gold for
     one (:func:`caravans_paid`), the other buildings by upkeep then value, and last the best unit
     (a city always has something to build, so the resolver never falls back to an arbitrary item,
-    and never to a unit it need not keep)."""
+    and never to a unit it need not keep), then a caravan. A conquest (``ctx["conquest"]``) has
+    its soldiers stood in for those the city may not train (:func:`stand_in`), and no caravan."""
     tb = load_tables()
     legal = economy.legal_buildables(opts, city)
     if not legal.any():  # a city founded during this move: what its empire can build
@@ -176,6 +177,9 @@ def city_builds(
     names = [*tb.building_names, *tb.unit_names[1:]]
     buildings = legal[:BUILDING_SLOTS] & ~ctx["elsewhere"]
     ranked = economy.ranked_buildings(obs, me, city, ctx["weights"], ctx["items"], buildings)
+    conquest = bool(ctx.get("conquest"))
+    if conquest:
+        first = [stand_in(n, legal) for n in first]
     order = calming_first(obs, me, ranked, first) + list(first)
     order += ranked
     free = np.flatnonzero(buildings & (tb.building_upkeep == 0))
@@ -189,12 +193,35 @@ def city_builds(
     rest = np.flatnonzero(buildings & (gain > 0))
     order += [tb.building_names[b] for b in rest[np.lexsort((-value[rest], tb.building_upkeep[rest]))]]
     if ctx["unit"]:
-        order.append(ctx["unit"])
+        order.append(stand_in(ctx["unit"], legal) if conquest else ctx["unit"])
     order.append("caravan")  # a caravan without the gold for it only where nothing else is legal
     order = list(dict.fromkeys(order))
     if ctx["held"][city]:  # (a civilian where nothing else is legal: it waits)
         order = [n for n in order if n not in CIVILIANS] or order
-    return [n for n in order if legal[names.index(n)]] or order
+    order = [n for n in order if legal[names.index(n)]] or order
+    if conquest:  # (a conqueror's fallback caravans held 5 of seed 13's 30 slots)
+        order = [n for n in order if n != "caravan"] or order
+    return order
+
+
+def stand_in(name: str, legal: np.ndarray) -> str:
+    """A conquest's need ``name`` as a city with buildables ``legal`` (185,) can meet it: a soldier
+    it may not train (a horseman needs horses in the city) becomes its best legal one of the same
+    role (melee, siege or other), else stays as it is. Lost for the turn, the conquest's melee
+    units came to nothing: in seed 13 only one of the conqueror's nine cities had horses, so its
+    cities trained the siege engines of its needs alone, fifteen catapults and four horsemen by
+    round 130. Other plans keep the need as it is: stood in for every plan, the six-bot seeds' most
+    capitals sacked by one seat fell from 19 in all to 12, and 30 seats ended on a conquest
+    against 18 (everyone's defence grew, and with it who led the soldier count)."""
+    tb = load_tables()
+    if name not in tb.unit_names or not (military.power(np.array([tb.unit(name)])) > 0).all():
+        return name
+    kind = tb.unit(name)
+    if legal[economy.unit_item(name)]:
+        return name
+    siege = bool(military.siege_units(np.array([kind]))[0])
+    melee = not siege and tb.unit_ranged[kind] == 0
+    return military.best_unit(legal, siege=siege, melee=melee) or name
 
 
 def calming_first(obs: dict[str, Any], me: int, ranked: list[str], first: list[str]) -> list[str]:
@@ -265,10 +292,13 @@ def needs(
     if luxuries and workers < min(luxuries, (int(mine.sum()) + 1) // 2):
         out.append("worker")  # a bare luxury is 4 happiness: before the army
         workers += 1
-    if unit and int((kinds > 0).sum()) < MAX_UNITS - 2 - caravan_room(obs, me, plan):
+    slots = MAX_UNITS - 2 - caravan_room(obs, me, plan) - int((kinds > 0).sum()) - len(training)
+    if unit and slots > 0:
         war = bool(np.asarray(obs["at_war"])[me].any())
         target = military.army_target(int(mine.sum()), plan, gold, war)
-        missing = max(target - max(modern, len(out) > 0), 0)
+        # no more than the slots hold: a conqueror's purse asked for 45 units in 30 slots, and one
+        # siege engine in three of those 45 was ten more catapults (seed 13, round 112)
+        missing = min(max(target - max(modern, len(out) > 0), 0), slots - out.count(unit))
         siege = military.best_unit(legal, siege=True) if conquest else None
         if melee:
             swords = (tb.unit_ranged[np.maximum(kinds, 0)] == 0) & (military.power(kinds) > 0) & ~old
@@ -310,8 +340,10 @@ def caravans_paid(obs: dict[str, Any], me: int, plan: str) -> bool:
     """Whether to train a caravan: a route slot free (:func:`.caravans.wants_caravan`) and, unless
     the plan is diplomacy (influence is its victory), gold a turn to spare for its upkeep: a route
     to a city state pays the origin about a gold a turn, less than the caravan's upkeep (1.4 at
-    round 70), and seed 0's bots kept three each on a deficit."""
-    if not wants_caravan(obs, me):
+    round 70), and seed 0's bots kept three each on a deficit. Never for a conquest: its unit slots
+    are its army, which no endpoint frees, and its gold buys nothing (seed 13's conqueror held 7
+    caravans and 73,000 gold at round 290, its 30 slots full, 14 soldiers of them)."""
+    if plan == "domination" or not wants_caravan(obs, me):
         return False
     return plan == "diplomatic" or economy.spendable(obs, me) >= economy.unit_gold(obs)
 
@@ -431,14 +463,16 @@ def plan_move(
             elsewhere[item] = True  # one city builds each wonder (and spaceship part)
     # a part is needed once: one built is in no other city's list
     elsewhere |= built_anywhere(obs, me) & np.isin(np.asarray(tb.building_names), SPACESHIP)
+    weights = economy.yield_weights(obs, me, strategy.PLAN_WEIGHTS[plan])
     ctx = {
         "unit": unit,
-        "weights": economy.yield_weights(obs, me, strategy.PLAN_WEIGHTS[plan]),
-        "items": strategy.plan_items(plan),
+        "weights": weights,
+        "items": strategy.plan_items(plan) + strategy.great_person_items(obs, me, plan, weights[SCIENCE]),
         "elsewhere": elsewhere,
         "legal_any": legal_any,
         "caravan": caravans_paid(obs, me, plan),
         "held": caravan_held(obs, me),
+        "conquest": plan == "domination",
     }
     capital = int(mine[ids[mine] == 1][0]) if (ids[mine] == 1).any() else -1
     wanted = needs(obs, me, plan, unit, sites, legal_any)

@@ -27,7 +27,7 @@ from hexarena.games.terranova.bots.steps import territory
 from hexarena.games.terranova.engine.geometry import COLS, distance_np
 from hexarena.games.terranova.engine.rules.victory import VICTORIES
 from hexarena.games.terranova.engine.state import N_PLAYERS
-from hexarena.games.terranova.engine.tables import citystate_rules, load_tables
+from hexarena.games.terranova.engine.tables import SCIENCE, citystate_rules, load_tables
 
 PLANS = VICTORIES[1:]  # science, domination, culture, diplomatic
 SWITCH_MARGIN = 0.15
@@ -64,6 +64,14 @@ PLAN_BUILDINGS = {
     "diplomatic": ("forbidden_palace", "caravansary", "national_treasury", "colossus", "petra"),
     "domination": ("barracks", "walls", "castle", "heroic_epic", "ironworks", "forge"),
 }
+# the great people a plan wants, per point of each kind (SPECIALISTS order: artist, musician,
+# writer, engineer, merchant, scientist): a science plan's scientists, whose birth is five turns of
+# its science. Every birth doubles the one threshold of all kinds, so another kind's point takes a
+# birth from the scientists; an engineer's birth (five turns of production) builds parts, so it
+# costs half. The science seats of seeds 1, 12 and 17 had 3-6 merchants born by round 230 (gold they
+# could not spend) against 2-3 scientists: their markets, banks and stock exchanges hold as many
+# specialists as the universities, public schools and laboratories
+GREAT_PEOPLE = {"science": np.array([-1.0, -1.0, -1.0, -0.5, -1.0, 1.0])}
 # the units and buildings whose techs each plan researches first (in this order)
 PLAN_GOALS = {
     "science": (
@@ -239,6 +247,22 @@ def plan_items(plan: str) -> np.ndarray:
     for name in PLAN_BUILDINGS[plan]:
         value[tb.building(name)] = PLAN_ITEM_VALUE
     return value
+
+
+def great_person_items(obs: dict[str, Any], me: int, plan: str, science_weight: float) -> np.ndarray:
+    """(148,) the plan's worth a turn of the great person points each building adds
+    (:data:`GREAT_PEOPLE`; none for a plan without), in the units of ``science_weight``: a point is
+    1/threshold of a scientist's birth, five times this turn's science."""
+    tb = load_tables()
+    kinds = GREAT_PEOPLE.get(plan)
+    if kinds is None:
+        return np.zeros(len(tb.building_names))
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    science = float(np.asarray(pc["yields"])[: len(mine), SCIENCE][mine].sum())
+    per_point = tb.rules["great_person_burst"] * science / max(float(np.asarray(obs["gp_threshold"])), 1.0)
+    points = tb.building_specialists * tb.rules["specialist_gpp"] + tb.building_gpp
+    return points @ kinds * per_point * science_weight
 
 
 def progress(obs: dict[str, Any], me: int) -> dict[str, float]:
