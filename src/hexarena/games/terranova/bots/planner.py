@@ -210,9 +210,8 @@ def stand_in(name: str, legal: np.ndarray) -> str:
     role (melee, siege or other), else stays as it is. Lost for the turn, the conquest's melee
     units came to nothing: in seed 13 only one of the conqueror's nine cities had horses, so its
     cities trained the siege engines of its needs alone, fifteen catapults and four horsemen by
-    round 130. Other plans keep the need as it is: stood in for every plan, the six-bot seeds' most
-    capitals sacked by one seat fell from 19 in all to 12, and 30 seats ended on a conquest
-    against 18 (everyone's defence grew, and with it who led the soldier count)."""
+    round 130. Other plans keep the need as it is (their one soldier at a time is no army, and
+    :func:`assign` tells why their needs are not held to what a city may build)."""
     tb = load_tables()
     if name not in tb.unit_names or not (military.power(np.array([tb.unit(name)])) > 0).all():
         return name
