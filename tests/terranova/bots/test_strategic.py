@@ -1722,3 +1722,15 @@ def test_an_unhappy_empire_calms_before_a_soldier_but_not_before_the_spaceship(o
     assert planner.calming_first(view, 0, ranked, ["pikeman"]) == ["stadium"]
     assert planner.calming_first(view, 0, ranked, ["apollo_program"]) == []
     assert planner.calming_first(view, 0, ranked, ["booster_1"]) == []
+
+
+def test_a_science_plan_works_food_first_until_rocketry(obs):
+    """Its science is its citizens' (a citizen 1 science, its buildings multiplying it): food well
+    before production until the spaceship's first tech, when the parts need the production."""
+    tb = load_tables()
+    early = {**obs, "technologies": np.zeros(tb.n_techs, int)}
+    assert planner.science_work(early, "science") == planner.SCIENCE_WORK_WEIGHTS
+    assert planner.science_work(early, "diplomatic") is None
+    assert planner.science_work({**obs, "technologies": np.ones(tb.n_techs, int)}, "science") is None
+    food, production = planner.SCIENCE_WORK_WEIGHTS[:2]
+    assert food > production

@@ -49,6 +49,13 @@ POOR_WORK_WEIGHTS = (2.5, 2.0, 3.0, 0, 0, 0, 0)  # food, production, gold of a w
 # growth held: food counts against a tile (the ranking still feeds every citizen), so a city
 # works production and gold with no food to spare
 HOLD_WORK_WEIGHTS = (-1.0, 3.0, 2.0, 0, 0, 0, 0)
+# a science plan's tiles until the spaceship's first tech: food well before production. Its science
+# is its citizens' (a citizen 1 science, the libraries to laboratories and Rationalism multiplying
+# it), research is its critical path, and production past its science buildings made stadiums and
+# military bases: the science seats of seeds 1 and 12 ended one or two techs short at round 300.
+# With these weights they spent 182,433 and 193,323 science on techs by then (172,753 and 182,433
+# before) and knew every tech of the spaceship, six of its seven items built
+SCIENCE_WORK_WEIGHTS = (4.0, 1.5, 0.5, 0, 0, 0, 0)
 # a domination plan marches once it has this many military units beyond one a city, obsolete ones
 # too (the techs make an army obsolete faster than it is replaced; old units die in the assault)
 MARCH_ARMY = 6
@@ -202,6 +209,18 @@ def city_builds(
     if conquest:  # (a conqueror's fallback caravans held 5 of seed 13's 30 slots)
         order = [n for n in order if n != "caravan"] or order
     return order
+
+
+def science_work(obs: dict[str, Any], plan: str) -> tuple[float, ...] | None:
+    """A science plan's tile weights, :data:`SCIENCE_WORK_WEIGHTS`, until the spaceship's first
+    tech (Rocketry) is known; then, and for other plans, None (the usual ones). Production-first
+    tiles for a city building a part (tried) chose the same tiles in seed 12's Apollo city, and
+    the same 20 games to the same ends: its citizens worked every good tile already."""
+    if plan != "science":
+        return None
+    tb = load_tables()
+    rocketry = tb.building_tech[tb.building(SPACESHIP[0])]
+    return None if (np.asarray(obs["technologies"])[rocketry] > 0).all() else SCIENCE_WORK_WEIGHTS
 
 
 def stand_in(name: str, legal: np.ndarray) -> str:
@@ -493,12 +512,11 @@ def plan_move(
     poor = economy.net_gold(obs, me) < 0 or float(np.asarray(obs["treasury"])) < economy.THIN_TREASURY
     weights = HOLD_WORK_WEIGHTS if unhappy else POOR_WORK_WEIGHTS if poor else None
     food = other_food(obs, me) if unhappy else np.zeros(MAX_CITIES)  # held: no surplus
-    work = {
-        str(c): work_ranking(
-            obs, me, int(c), unhappy or build[str(c)][0] == "settler", weights, food[c], hold=unhappy
-        )
-        for c in mine
-    }
+    work = {}
+    for c in mine:
+        settling = unhappy or build[str(c)][0] == "settler"
+        w = weights if weights is not None or settling else science_work(obs, plan)
+        work[str(c)] = work_ranking(obs, me, int(c), settling, w, food[c], hold=unhappy)
     march = plan == "domination" and int((military.power(kinds) > 0).sum()) >= len(mine) + MARCH_ARMY
     units = military.unit_orders(obs, me, march, opts, rng, courting=plan == "diplomatic")
     claimed: list[int] = []
