@@ -31,11 +31,18 @@ HAPPY_PER_GOLD = 1.0  # happiness a gold of upkeep that an unhappy empire builds
 GROWN_POP = 3  # a building per citizen is valued at least at this size (it stands for 300 rounds)
 
 
+def empire_yield(obs: dict[str, Any], me: int, kind: int) -> float:
+    """What ``me``'s cities make a turn of yield ``kind`` (FOOD .. HAPPY order)."""
+    pc = obs["player_cities"]
+    mine = np.asarray(pc["city_ids"])[me] > 0
+    return float(np.asarray(pc["yields"])[: len(mine), kind][mine].sum())
+
+
 def net_gold(obs: dict[str, Any], me: int) -> float:
     """Gold per turn as the bot can see it: its cities' gold, less building and unit upkeep."""
     pc = obs["player_cities"]
     mine = np.asarray(pc["city_ids"])[me] > 0
-    income = float(np.asarray(pc["yields"])[: len(mine), GOLD][mine].sum())
+    income = empire_yield(obs, me, GOLD)
     upkeep = float(np.asarray(pc["bldg_maintenance"])[: len(mine)][mine].sum())
     units = int((np.asarray(obs["units"]["unit_type"])[me] > 0).sum())
     return income - upkeep - float(formulas.unit_upkeep(units, int(obs["current_turn"])))

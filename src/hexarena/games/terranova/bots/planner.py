@@ -31,7 +31,13 @@ from hexarena.games.terranova.bots.trade import peace_plan
 from hexarena.games.terranova.engine.geometry import COLS, N_TILES, distance_np, work_area
 from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, item_names
 from hexarena.games.terranova.engine.state import MAX_CITIES, MAX_UNITS
-from hexarena.games.terranova.engine.tables import BUILDING_SLOTS, SCIENCE, citystate_rules, load_tables
+from hexarena.games.terranova.engine.tables import (
+    BUILDING_SLOTS,
+    FAITH,
+    SCIENCE,
+    citystate_rules,
+    load_tables,
+)
 
 SETTLER_PRODUCTION = 4  # a city making less leaves settlers to the others
 SETTLE_RANGE = 10  # a free site this close to one of its cities is land to expand into
@@ -216,11 +222,13 @@ def science_work(obs: dict[str, Any], plan: str) -> tuple[float, ...] | None:
     tech (Rocketry) is known; then, and for other plans, None (the usual ones). Production-first
     tiles for a city building a part (tried) chose the same tiles in seed 12's Apollo city, and
     the same 20 games to the same ends: its citizens worked every good tile already."""
-    if plan != "science":
-        return None
+    return SCIENCE_WORK_WEIGHTS if plan == "science" and not spaceship_open(obs) else None
+
+
+def spaceship_open(obs: dict[str, Any]) -> bool:
+    """Whether the player knows the Apollo Program's tech (Rocketry), the spaceship's first."""
     tb = load_tables()
-    rocketry = tb.building_tech[tb.building(SPACESHIP[0])]
-    return None if (np.asarray(obs["technologies"])[rocketry] > 0).all() else SCIENCE_WORK_WEIGHTS
+    return bool((np.asarray(obs["technologies"])[tb.building_tech[tb.building(SPACESHIP[0])]] > 0).all())
 
 
 def stand_in(name: str, legal: np.ndarray) -> str:
@@ -232,13 +240,13 @@ def stand_in(name: str, legal: np.ndarray) -> str:
     round 130. Other plans keep the need as it is (their one soldier at a time is no army, and
     :func:`assign` tells why their needs are not held to what a city may build)."""
     tb = load_tables()
-    if name not in tb.unit_names or not (military.power(np.array([tb.unit(name)])) > 0).all():
+    if name not in tb.unit_names or legal[economy.unit_item(name)]:
         return name
-    kind = tb.unit(name)
-    if legal[economy.unit_item(name)]:
+    kind = np.array([tb.unit(name)])
+    if military.power(kind)[0] <= 0:  # a civilian: no stand-in
         return name
-    siege = bool(military.siege_units(np.array([kind]))[0])
-    melee = not siege and tb.unit_ranged[kind] == 0
+    siege = bool(military.siege_units(kind)[0])
+    melee = not siege and tb.unit_ranged[kind[0]] == 0
     return military.best_unit(legal, siege=siege, melee=melee) or name
 
 
@@ -563,10 +571,7 @@ def tenets(obs: dict[str, Any], me: int) -> list[str]:
     """Tenets by value (:func:`.religion.tenet_order`) once a pantheon's faith is within a turn's
     reach; the pantheons alone before (no tenet can be taken then, and valuing all 91 is half
     the cost of a move)."""
-    faith = float(np.asarray(obs["faith_reserves"]))
-    pc = obs["player_cities"]
-    mine = np.asarray(pc["city_ids"])[me] > 0
-    faith += float(np.asarray(pc["yields"])[: len(mine), 3][mine].sum())
+    faith = float(np.asarray(obs["faith_reserves"])) + economy.empire_yield(obs, me, FAITH)
     if faith < load_tables().rules["pantheon_cost_base"]:
         return list(PANTHEONS)
     return list(tenet_order(obs, me, PANTHEONS))
@@ -777,7 +782,6 @@ def spaceship_deal(
     if plan != "science":
         return order
     tb = load_tables()
-    apollo = tb.building(SPACESHIP[0])
     resource = spaceship_resource()
     item = FIRST_RESOURCE + resource - 1
     cities, deals = resource_sources(obs, resource)
@@ -794,7 +798,7 @@ def spaceship_deal(
         or order.get("ask") == ["peace"]
     ):
         return order
-    if not (np.asarray(obs["technologies"])[tb.building_tech[apollo]] > 0).all():
+    if not spaceship_open(obs):
         return order
     may = np.asarray(opts["trade_ask"])[:, item] & np.asarray(opts["trade_offer"])[:, GOLD_PER_TURN]
     sellers = np.flatnonzero(may & np.asarray(opts["trade_partners"]))

@@ -257,9 +257,7 @@ def great_person_items(obs: dict[str, Any], me: int, plan: str, science_weight: 
     kinds = GREAT_PEOPLE.get(plan)
     if kinds is None:
         return np.zeros(len(tb.building_names))
-    pc = obs["player_cities"]
-    mine = np.asarray(pc["city_ids"])[me] > 0
-    science = float(np.asarray(pc["yields"])[: len(mine), SCIENCE][mine].sum())
+    science = economy.empire_yield(obs, me, SCIENCE)
     per_point = tb.rules["great_person_burst"] * science / max(float(np.asarray(obs["gp_threshold"])), 1.0)
     points = tb.building_specialists * tb.rules["specialist_gpp"] + tb.building_gpp
     return points @ kinds * per_point * science_weight
@@ -300,9 +298,7 @@ def science_reach(obs: dict[str, Any], me: int) -> float:
     tb = load_tables()
     known = np.asarray(obs["technologies"]) > 0
     remaining = float(tb.tech_cost[spaceship_techs() & ~known].sum())
-    pc = obs["player_cities"]
-    mine = np.asarray(pc["city_ids"])[me] > 0
-    rate = float(np.asarray(pc["yields"])[: len(mine), 5][mine].sum())
+    rate = economy.empire_yield(obs, me, SCIENCE)
     rounds = max(tb.rules["turn_cap"] - int(obs["current_turn"]), 0)
     return min(2.0 * rate * rounds / max(remaining, 1.0), 1.0)
 
