@@ -1734,3 +1734,35 @@ def test_a_science_plan_works_food_first_until_rocketry(obs):
     assert planner.science_work({**obs, "technologies": np.ones(tb.n_techs, int)}, "science") is None
     food, production = planner.SCIENCE_WORK_WEIGHTS[:2]
     assert food > production
+
+
+def test_a_free_tech_is_not_the_one_in_research(obs):
+    """The engine gives a free tech to the ranking's best open tech other than the one in research:
+    ranked first, the dearest went to waste and the free tech to the cheapest."""
+    tb = load_tables()
+    techs = np.zeros(tb.n_techs, int)
+    techs[
+        strategy.ancestors()[tb.tech("advanced_ballistics")] | strategy.ancestors()[tb.tech("satellites")]
+    ] = 1
+    researching = tb.tech("advanced_ballistics")
+    free = {**obs, "technologies": techs, "free_techs": np.int32(1), "is_researching": np.int32(researching)}
+    pick = strategy.tech_order(free, "science")[0]
+    assert pick != "advanced_ballistics"
+    assert tb.tech_cost[tb.tech(pick)] == tb.tech_cost[researching]  # Satellites costs as much
+
+
+def test_the_science_plan_ends_with_two_parts_techs_open_side_by_side():
+    """After the boosters' tech, the stasis chamber's chain, then the engine's and the cockpit's:
+    Satellites stays open while the engine's chain is researched, for a free tech."""
+    tb = load_tables()
+    goals = [tb.tech_names[t] for t in strategy.goal_techs("science")]
+    assert goals[-5:] == [
+        "rocketry",
+        "advanced_ballistics",
+        "nanotechnology",
+        "particle_physics",
+        "satellites",
+    ]
+    ancestors = strategy.ancestors()
+    assert not ancestors[tb.tech("particle_physics"), tb.tech("satellites")]
+    assert not ancestors[tb.tech("satellites"), tb.tech("particle_physics")]

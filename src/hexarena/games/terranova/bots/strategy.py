@@ -81,8 +81,16 @@ PLAN_GOALS = {
         "observatory",
         "public_school",
         "laboratory",
+        # the parts' techs: the stasis chamber's long chain (Railroad to Robotics and
+        # Nanotechnology) before the engine's and the cockpit's, which then stay open side by side
+        # to the end, for free techs (a free tech may not be the one in research: in seed 12 three
+        # science seats' last free techs went to Internet and Globalization, which the spaceship
+        # does not need, while Railroad or Combined Arms, alone open, was researched)
         "apollo_program",
-        *citystate_rules()["spaceship_parts"],
+        "booster_1",
+        "stasis_chamber",
+        "engine",
+        "cockpit",
     ),
     "culture": ("amphitheater", "opera_house", "museum", "broadcast_tower", "hotel", "stadium"),
     "diplomatic": ("caravansary", "forbidden_palace", "bank", "stock_exchange"),
@@ -208,19 +216,24 @@ def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[st
     key = np.lexsort((tb.tech_cost[idx], -priority[idx]))
     ranked = [tb.tech_names[t] for t in idx[key]]
     if plan == "science" and int(np.asarray(obs.get("free_techs", 0))) > 0:
-        ranked.insert(0, ranked.pop(ranked.index(free_pick(legal))))
+        researching = int(np.asarray(obs.get("is_researching", -1)))
+        ranked.insert(0, ranked.pop(ranked.index(free_pick(legal, researching))))
     return ranked
 
 
-def free_pick(legal: np.ndarray) -> str:
+def free_pick(legal: np.ndarray, researching: int = -1) -> str:
     """The tech a science plan's free tech (a spy's theft, the Great Library, Oxford University)
     should teach, of the ``legal`` (81,) ones: the dearest of the spaceship's, since it needs
     every one of them and a free one saves its whole cost. Ranked cheapest first, as research
     is, it took the cheapest: in seed 1 the seats behind the leader got 5 to 15 free techs a game,
     most of them spies' thefts after round 200, when the techs cost 1,600 to 9,680 science.
     Another plan's free tech stays its ranking's first (its goals' order): the dearest open tech
-    for every plan gave 6 victories of 20 against 10 (benchmarks/README.md, "Twelfth pass")."""
+    for every plan gave 6 victories of 20 against 10 (benchmarks/README.md, "Twelfth pass").
+    The tech in ``researching`` is not a free tech's (the engine's rule, as the original's): picked,
+    the free tech fell to the ranking's next, the cheapest (seed 12's science seat got Fertilizer,
+    1,600, while Satellites, 8,470, was open)."""
     tb = load_tables()
+    legal = legal & (np.arange(tb.n_techs) != researching)
     wanted = legal & spaceship_techs()
     pool = np.flatnonzero(wanted if wanted.any() else legal)
     return tb.tech_names[int(pool[np.argmax(tb.tech_cost[pool])])]
