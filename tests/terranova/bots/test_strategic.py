@@ -273,6 +273,11 @@ def test_diplomacy_is_played_while_no_rival_holds_more_allies(obs):
     sacked = np.zeros((6, 6), int)
     sacked[3, 1] = 1  # the rival with three allies is a conqueror: not in the diplomatic race
     assert strategy.leads_allies({**behind, "has_sacked": sacked}, 0)
+    # level with a rival: a diplomat stays in the race, another plan does not rejoin it (seed 1's
+    # science seats flipped to diplomacy and back four times in rounds 120-150 on ties)
+    level = _city_states(view, [0] * 2 + [3] * 2 + [-1] * 4, [70.0] * 8, {})
+    assert strategy.leads_allies(level, 0) and not strategy.leads_allies(level, 0, playing=False)
+    assert strategy.choose_plan(level, 0, "science") == "science"
     # a diplomat adopts Patronage first and builds the Forbidden Palace (two delegates)
     assert strategy.policy_order("diplomatic")[:5] == list(strategy.PLAN_FIRST["diplomatic"])
     legal = np.ones(N_BUILDABLES, bool)
@@ -1766,3 +1771,36 @@ def test_the_science_plan_ends_with_two_parts_techs_open_side_by_side():
     ancestors = strategy.ancestors()
     assert not ancestors[tb.tech("particle_physics"), tb.tech("satellites")]
     assert not ancestors[tb.tech("satellites"), tb.tech("particle_physics")]
+
+
+def test_a_science_plan_asks_for_coal_for_its_factories(obs):
+    """The factory needs coal in its city or from a deal, and the spaceship factory needs a
+    factory: seed 14's science seat had neither, and its last part waited in a city making 38."""
+    from hexarena.games.terranova.bots.strategy import ancestors
+    from hexarena.games.terranova.engine.rules.trade import FIRST_RESOURCE, GOLD_PER_TURN, N_ITEMS, item_names
+
+    tb = load_tables()
+    coal = FIRST_RESOURCE + tb.resource("coal") - 1
+    techs = np.array(obs["technologies"])
+    industrialization = int(np.flatnonzero(tb.building_tech[tb.building("factory")])[0])
+    techs[industrialization] = 1
+    techs[ancestors()[industrialization]] = 1
+    view = {**obs, "technologies": techs, "trade_ledger": np.full((6, 10, 2), -1)}
+    opts = {
+        "trade_ask": np.zeros((6, N_ITEMS), bool),
+        "trade_offer": np.ones((6, N_ITEMS), bool),
+        "trade_partners": np.array([False, False, True, False, False, False]),
+    }
+    opts["trade_ask"][2, coal] = True
+    gold = item_names()[GOLD_PER_TURN]
+    order = planner.factory_deal(view, "science", {"to": [1], "ask": ["embassy"]}, opts)
+    assert order == {"to": [2], "ask": ["coal"], "offer": [gold]}
+    assert planner.factory_deal(view, "diplomatic", {}, opts) == {}  # not its plan
+    aluminium = {"to": [3], "ask": ["aluminium"], "offer": [gold]}
+    assert planner.factory_deal(view, "science", aluminium, opts) == aluminium  # the spaceship first
+    early = {**view, "technologies": np.array(obs["technologies"])}
+    assert planner.factory_deal(early, "science", {}, opts) == {}  # before Industrialization
+    ledger, length = np.full((6, 10, 2), -1), np.zeros(10, int)
+    ledger[2, 0], length[0] = [GOLD_PER_TURN, coal], 9
+    bought = {**view, "trade_ledger": ledger, "trade_length_ledger": length}
+    assert planner.factory_deal(bought, "science", {}, opts) == {}  # a deal serves every city

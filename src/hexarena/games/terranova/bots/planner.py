@@ -68,6 +68,7 @@ MARCH_ARMY = 6
 DELEGATES_WONDER = "forbidden_palace"  # a diplomat's first need once legal: 2 delegates
 # a science plan's needs once legal, each in its own city: the Apollo Program, then the six parts
 SPACESHIP = ("apollo_program", *citystate_rules()["spaceship_parts"])
+FACTORY = "factory"  # a science plan asks for its resource (coal) by deal: see factory_deal
 RENEW_ROUNDS = 2  # a science plan asks for aluminium again when its deal has this many rounds left
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 # a site's value per luxury kind the empire lacks within its two rings: about two rings' tiles of
@@ -541,6 +542,7 @@ def plan_move(
             units[str(slot)] = caravan_order(obs, me, pos, opts, int(slot), plan)
         elif name == "worker":
             units[str(slot)] = worker_order(obs, me, int(slot), pos, opts, bound, worker_sites)
+    trade = war_plan(obs, me, plan == "domination", opts)
     return {
         "tech": strategy.tech_order(obs, plan, me),
         "policy": strategy.policy_order(plan),
@@ -548,7 +550,7 @@ def plan_move(
         "units": units,
         "build": build,
         "work": work,
-        "trade": spaceship_deal(obs, me, plan, war_plan(obs, me, plan == "domination", opts), opts),
+        "trade": factory_deal(obs, plan, spaceship_deal(obs, me, plan, trade, opts), opts),
     }
 
 
@@ -804,6 +806,36 @@ def spaceship_deal(
     sellers = np.flatnonzero(may & np.asarray(opts["trade_partners"]))
     if len(sellers):
         names = item_names()
+        order.update(to=in_turn(obs, sellers), ask=[names[item]], offer=[names[GOLD_PER_TURN]])
+    return order
+
+
+def factory_deal(
+    obs: dict[str, Any], plan: str, order: dict[str, Any], opts: dict[str, Any] | None
+) -> dict[str, Any]:
+    """``order`` with coal asked for by a science plan that knows the factory's tech and has no
+    deal for it, 5 gold a turn (after peace and the aluminium; before an embassy or a luxury).
+    The factory needs coal in its city or from a deal, and the spaceship factory (+50 % on the
+    parts) and the solar plant need a factory: seed 14's science seat knew every tech of the
+    spaceship by round 298 with its engine (503 production) left to build in cities making
+    34-38 a turn, none with a factory."""
+    if plan != "science" or opts is None or order.get("ask") == ["peace"]:
+        return order
+    names = item_names()
+    if order.get("ask") == [names[FIRST_RESOURCE + spaceship_resource() - 1]]:
+        return order
+    tb = load_tables()
+    factory = tb.building(FACTORY)
+    if not (np.asarray(obs["technologies"])[tb.building_tech[factory]] > 0).all():
+        return order
+    resource = int(np.flatnonzero(tb.building_resource[factory])[0])
+    item = FIRST_RESOURCE + resource - 1
+    if deal_rounds(obs, item) > RENEW_ROUNDS:
+        return order
+    may = np.asarray(opts["trade_ask"])[:, item] & np.asarray(opts["trade_offer"])[:, GOLD_PER_TURN]
+    sellers = np.flatnonzero(may & np.asarray(opts["trade_partners"]))
+    if len(sellers):
+        order = dict(order)
         order.update(to=in_turn(obs, sellers), ask=[names[item]], offer=[names[GOLD_PER_TURN]])
     return order
 

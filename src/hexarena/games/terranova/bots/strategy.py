@@ -329,7 +329,7 @@ def city_states_in_reach(obs: dict[str, Any], me: int) -> int:
     return int((near < load_tables().rules["trade_route_range"]).sum())
 
 
-def leads_allies(obs: dict[str, Any], me: int) -> bool:
+def leads_allies(obs: dict[str, Any], me: int, playing: bool = True) -> bool:
     """Whether no rival has more city-state allies than ``me`` (the allies are public), or none has
     :data:`RACE_ALLIES` yet (a first ally is a route's luck, not a lead). A rival that has sacked a
     capital is a conqueror and not in the race: in seeds 11 and 12 the conqueror's three or four
@@ -338,7 +338,8 @@ def leads_allies(obs: dict[str, Any], me: int) -> bool:
     conquerors = np.asarray(obs["has_sacked"]).any(1)  # their armies are their plan
     allies = np.where(conquerors & (np.arange(N_PLAYERS) != me), 0, allies)
     best_rival = np.delete(allies, me).max()
-    return bool(allies[me] >= best_rival or best_rival < RACE_ALLIES)
+    ahead = allies[me] >= best_rival if playing else allies[me] > best_rival
+    return bool(ahead or best_rival < RACE_ALLIES)
 
 
 def tourism_known(obs: dict[str, Any]) -> bool:
@@ -347,7 +348,7 @@ def tourism_known(obs: dict[str, Any]) -> bool:
     return bool(np.asarray(obs["technologies"])[tb.tech(tb.rules["tourism_tech"])] > 0)
 
 
-def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
+def aptitude(obs: dict[str, Any], me: int, diplomat: bool = True) -> dict[str, float]:
     """What the bot's position says it can reach: the spaceship's research within the rounds left
     (and leading literacy), lifetime culture once tourism is known, friends and allies, and, from
     round :data:`WAR_ROUND` and only for the player with the most soldiers, a rival capital known
@@ -359,7 +360,7 @@ def aptitude(obs: dict[str, Any], me: int) -> dict[str, float]:
     culture = np.asarray(obs["culture_total"], dtype=float)
     info = obs["citystate_info"]
     friends = int((np.asarray(info["influence_level"]) >= citystate_rules()["friend_influence"]).sum())
-    leads = leads_allies(obs, me)
+    leads = leads_allies(obs, me, diplomat)
     reach = min(city_states_in_reach(obs, me) / DIPLOMACY_REACH, 1.0)
     pc = obs["player_cities"]
     rival_capitals = (np.asarray(pc["city_ids"]) == 1) & (np.asarray(pc["city_rowcols"])[..., 0] >= 0)
@@ -386,9 +387,10 @@ def choose_plan(obs: dict[str, Any], me: int, current: str | None) -> str:
     won, and one that lost the most soldiers on the march would send its army home)."""
     if current == "domination" and (np.asarray(obs["has_sacked"])[me].any() or military.hosts(obs, me).any()):
         return current
-    done, able = progress(obs, me), aptitude(obs, me)
+    diplomat = current == "diplomatic"
+    done, able = progress(obs, me), aptitude(obs, me, diplomat)
     done["science"] = 0.0  # techs known count only through the reach of what is left to research
-    leads = leads_allies(obs, me)
+    leads = leads_allies(obs, me, diplomat)
     done["diplomatic"] *= leads  # votes behind a rival's are not a race it leads
     score = {p: done[p] + able[p] for p in PLANS}
     best = max(PLANS, key=lambda p: score[p])
