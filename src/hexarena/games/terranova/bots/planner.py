@@ -802,12 +802,18 @@ def spaceship_deal(
         return order
     if not spaceship_open(obs):
         return order
+    return ask_for(obs, order, opts, item)
+
+
+def ask_for(obs: dict[str, Any], order: dict[str, Any], opts: dict[str, Any], item: int) -> dict[str, Any]:
+    """``order`` asking trade item ``item`` for 5 gold a turn of whoever may give it this turn
+    (:func:`in_turn`), or as it was when nobody may."""
     may = np.asarray(opts["trade_ask"])[:, item] & np.asarray(opts["trade_offer"])[:, GOLD_PER_TURN]
     sellers = np.flatnonzero(may & np.asarray(opts["trade_partners"]))
-    if len(sellers):
-        names = item_names()
-        order.update(to=in_turn(obs, sellers), ask=[names[item]], offer=[names[GOLD_PER_TURN]])
-    return order
+    if not len(sellers):
+        return order
+    names = item_names()
+    return {**order, "to": in_turn(obs, sellers), "ask": [names[item]], "offer": [names[GOLD_PER_TURN]]}
 
 
 def factory_deal(
@@ -832,12 +838,7 @@ def factory_deal(
     item = FIRST_RESOURCE + resource - 1
     if deal_rounds(obs, item) > RENEW_ROUNDS:
         return order
-    may = np.asarray(opts["trade_ask"])[:, item] & np.asarray(opts["trade_offer"])[:, GOLD_PER_TURN]
-    sellers = np.flatnonzero(may & np.asarray(opts["trade_partners"]))
-    if len(sellers):
-        order = dict(order)
-        order.update(to=in_turn(obs, sellers), ask=[names[item]], offer=[names[GOLD_PER_TURN]])
-    return order
+    return ask_for(obs, order, opts, item)
 
 
 def war_plan(obs: dict[str, Any], me: int, conquest: bool, opts: dict[str, Any] | None) -> dict[str, Any]:
