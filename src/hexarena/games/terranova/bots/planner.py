@@ -88,10 +88,21 @@ def built_anywhere(obs: dict[str, Any], me: int) -> np.ndarray:
     return np.asarray(obs["player_cities"]["buildings_owned"])[: len(ids)][ids > 0].any(0)
 
 
+def needed_resource(building: str) -> int:
+    """The resource id ``building`` needs in its city or from a deal."""
+    tb = load_tables()
+    return int(np.flatnonzero(tb.building_resource[tb.building(building)])[0])
+
+
 def spaceship_resource() -> int:
     """The resource id every spaceship item needs in its city or from a deal (aluminium)."""
+    return needed_resource(SPACESHIP[0])
+
+
+def knows_tech_of(obs: dict[str, Any], building: str) -> bool:
+    """Whether the player knows the tech ``building`` needs."""
     tb = load_tables()
-    return int(np.flatnonzero(tb.building_resource[tb.building(SPACESHIP[0])])[0])
+    return bool((np.asarray(obs["technologies"])[tb.building_tech[tb.building(building)]] > 0).all())
 
 
 def one_city(building: int) -> bool:
@@ -228,8 +239,7 @@ def science_work(obs: dict[str, Any], plan: str) -> tuple[float, ...] | None:
 
 def spaceship_open(obs: dict[str, Any]) -> bool:
     """Whether the player knows the Apollo Program's tech (Rocketry), the spaceship's first."""
-    tb = load_tables()
-    return bool((np.asarray(obs["technologies"])[tb.building_tech[tb.building(SPACESHIP[0])]] > 0).all())
+    return knows_tech_of(obs, SPACESHIP[0])
 
 
 def stand_in(name: str, legal: np.ndarray) -> str:
@@ -830,12 +840,9 @@ def factory_deal(
     names = item_names()
     if order.get("ask") == [names[FIRST_RESOURCE + spaceship_resource() - 1]]:
         return order
-    tb = load_tables()
-    factory = tb.building(FACTORY)
-    if not (np.asarray(obs["technologies"])[tb.building_tech[factory]] > 0).all():
+    if not knows_tech_of(obs, FACTORY):
         return order
-    resource = int(np.flatnonzero(tb.building_resource[factory])[0])
-    item = FIRST_RESOURCE + resource - 1
+    item = FIRST_RESOURCE + needed_resource(FACTORY) - 1
     if deal_rounds(obs, item) > RENEW_ROUNDS:
         return order
     return ask_for(obs, order, opts, item)
