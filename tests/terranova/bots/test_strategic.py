@@ -1756,6 +1756,18 @@ def test_a_free_tech_is_not_the_one_in_research(obs):
     assert tb.tech_cost[tb.tech(pick)] == tb.tech_cost[researching]  # Satellites costs as much
 
 
+def test_a_free_tech_waits_when_the_tech_in_research_is_the_only_one_open(obs):
+    """Every tech known but the last, which is in research: the free tech has nothing to teach
+    (the engine keeps it), and the ranking is the research's (it raised on an empty pool)."""
+    tb = load_tables()
+    techs = np.ones(tb.n_techs, int)
+    last = int(np.argmax(tb.tech_cost))
+    techs[last] = 0
+    free = {**obs, "technologies": techs, "free_techs": np.int32(1), "is_researching": np.int32(last)}
+    assert strategy.free_pick(np.arange(tb.n_techs) == last, last) is None
+    assert strategy.tech_order(free, "science") == [tb.tech_names[last]]
+
+
 def test_the_science_plan_ends_with_two_parts_techs_open_side_by_side():
     """After the boosters' tech, the stasis chamber's chain, then the engine's and the cockpit's:
     Satellites stays open while the engine's chain is researched, for a free tech."""

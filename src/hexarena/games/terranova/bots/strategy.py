@@ -216,12 +216,13 @@ def tech_order(obs: dict[str, Any], plan: str, me: int | None = None) -> list[st
     key = np.lexsort((tb.tech_cost[idx], -priority[idx]))
     ranked = [tb.tech_names[t] for t in idx[key]]
     if plan == "science" and int(np.asarray(obs.get("free_techs", 0))) > 0:
-        researching = int(np.asarray(obs.get("is_researching", -1)))
-        ranked.insert(0, ranked.pop(ranked.index(free_pick(legal, researching))))
+        pick = free_pick(legal, int(np.asarray(obs.get("is_researching", -1))))
+        if pick is not None:
+            ranked.insert(0, ranked.pop(ranked.index(pick)))
     return ranked
 
 
-def free_pick(legal: np.ndarray, researching: int = -1) -> str:
+def free_pick(legal: np.ndarray, researching: int = -1) -> str | None:
     """The tech a science plan's free tech (a spy's theft, the Great Library, Oxford University)
     should teach, of the ``legal`` (81,) ones: the dearest of the spaceship's, since it needs
     every one of them and a free one saves its whole cost. Ranked cheapest first, as research
@@ -231,11 +232,14 @@ def free_pick(legal: np.ndarray, researching: int = -1) -> str:
     for every plan gave 6 victories of 20 against 10 (benchmarks/README.md, "Twelfth pass").
     The tech in ``researching`` is not a free tech's (the engine's rule, as the original's): picked,
     the free tech fell to the ranking's next, the cheapest (seed 12's science seat got Fertilizer,
-    1,600, while Satellites, 8,470, was open)."""
+    1,600, while Satellites, 8,470, was open). None when the tech in research is the only one open
+    (the free tech waits; seed 11 crashed on it)."""
     tb = load_tables()
     legal = legal & (np.arange(tb.n_techs) != researching)
     wanted = legal & spaceship_techs()
     pool = np.flatnonzero(wanted if wanted.any() else legal)
+    if not len(pool):
+        return None
     return tb.tech_names[int(pool[np.argmax(tb.tech_cost[pool])])]
 
 
