@@ -73,22 +73,29 @@ def test_points_accumulate_and_one_threshold_doubles(city):
     assert (np.asarray(g.points) >= 0).all()
 
 
-def test_artist_golden_age_and_great_work(city):
+def test_artist_golden_age(city):
     s = with_points(with_buildings(city, "museum"), "artist", 67.0)
     out, _ = run(s)
     assert int(out.players.golden_age_turns[0]) == 10
-    assert np.asarray(out.great.works[0, 0]).tolist() == [0, 1, 0, 0]  # a work of art in the museum
     chichen = with_buildings(s, "chichen_itza")
     out, _ = run(chichen)
     assert int(out.players.golden_age_turns[0]) == 15  # 10 x 1.5
 
 
-def test_writer_culture_burst_and_writing(city):
+def test_writer_culture_burst(city):
     s = with_points(with_buildings(city, "amphitheater"), "writer", 70.0)
     _, empire = run(s, [0, 0, 0, 0, 10.0, 4.0, 0, 0])
-    out, _ = run(s)
     assert float(empire[CULTURE]) == 50.0 and float(empire[SCIENCE]) == 4.0
-    assert np.asarray(out.great.works[0, 0]).tolist() == [1, 0, 0, 0]
+
+
+def test_every_great_work_slot_holds_a_work_and_no_great_person_adds_one(city):
+    """As the original's ``gw_slots``: a museum's two art slots are two works of art the turn it
+    stands, an amphitheatre's slot a work of writing; a great writer or artist born adds none."""
+    s = with_points(with_buildings(city, "museum", "amphitheater"), "writer", 70.0)
+    out, _ = run(s)
+    assert int(out.great.born[0, K["writer"]]) == 1
+    assert np.asarray(out.great.works[0, 0]).tolist() == [1, 2, 0, 0]
+    assert int(np.asarray(out.great.works[0]).sum()) == 3
 
 
 def test_scientist_science_burst(city):
@@ -115,15 +122,13 @@ def test_merchant_gold_by_era_commerce_and_mausoleum(city):
 
 
 def test_musician_tourism_burst_onto_met_rivals(city):
-    """One work of art (0.2 tourism) and a great musician: 0.2 + 5 x 0.2 = 1.2 onto the met rival 1,
-    nothing onto rival 2 (never seen) nor onto itself."""
+    """A museum's two works of art (0.4 tourism) and a great musician: 0.4 + 5 x 0.4 = 2.4 onto the
+    met rival 1, nothing onto rival 2 (never seen) nor onto itself."""
     s = with_points(with_buildings(city, "museum"), "musician", 67.0)
-    g = s.great
-    s = s._replace(great=g._replace(works=g.works.at[0, 0, 1].set(1)))
     s = _rival_city(s, 1)
     out, _ = run(s)
-    assert np.asarray(out.players.tourism[0]) == pytest.approx([0, 1.2, 0, 0, 0, 0], abs=1e-6)
-    assert float(out.great.tourism_turn[0]) == pytest.approx(0.2)
+    assert np.asarray(out.players.tourism[0]) == pytest.approx([0, 2.4, 0, 0, 0, 0], abs=1e-6)
+    assert float(out.great.tourism_turn[0]) == pytest.approx(0.4)
 
 
 def _rival_city(s, q: int):

@@ -128,6 +128,11 @@ religion. Where we still differ from the original's code, and why:
 * the holy city sends the holy city's pressure; the original gives it to the capital (the same
   city unless the capital moves);
 * golden ages also come from happiness (Civ V), which the original leaves out (``great_people``).
+* the policies' per-work yields (Flourishing of Arts +1 culture and +0.15 tourism, Artistic Genius
+  +1.5 science a great work) go to the city whose slot holds the work: the original adds the
+  empire's whole count of works times the yields to every one of its 10 city rows, empty ones too,
+  and sums the tourism over all 10, so each work counts ten times over (a broadcast, not a rule).
+  As in the original, every great-work slot of a building holds a work (its ``gw_slots``).
 
 Issue 25 brought the move options to the original's move map: a unit's options include the tile
 it stands on (a move there holds it: how a person, a model or a bot keeps a unit still) and the

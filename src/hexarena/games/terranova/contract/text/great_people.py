@@ -12,9 +12,9 @@ import numpy as np
 from hexarena.games.terranova.engine.tables import GREAT_WORKS, ROLES, SPECIALISTS
 
 DOES = {
-    "artist": "a golden age and a work of art",
-    "musician": "5 turns' tourism and a work of music",
-    "writer": "5x this turn's culture and a work of writing",
+    "artist": "a golden age",
+    "musician": "5 turns' tourism",
+    "writer": "5x this turn's culture",
     "engineer": "5x this turn's production",
     "merchant": "gold by era, +35 influence with a city state",
     "scientist": "5x this turn's science",
@@ -53,7 +53,8 @@ def great_people_lines(obs: dict[str, Any], me: int) -> list[str]:
     works = [f"{int(n)} {kind}" for kind, n in zip(GREAT_WORKS, gw[:, :4].sum(0), strict=True) if n]
     lines.append(
         f"Great works: {', '.join(works) or 'none'} in {_plural(int(gw[:, 4].sum()), 'slot')}"
-        " (a great artist, writer or musician fills a free slot of its kind)."
+        " (every great-work slot of a building holds a work: amphitheatres, opera houses, museums,"
+        " broadcast towers, wonders)."
     )
     tourism, culture = np.asarray(obs["tourism_total"]), np.asarray(obs["culture_total"])
     rivals = [

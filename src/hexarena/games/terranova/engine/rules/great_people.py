@@ -17,9 +17,11 @@ cities, as the original plays it (its ``step_tourism`` then ``step_specialists_g
   musician: 5 x this turn's tourism onto every met rival; writer: 5 x this turn's culture; engineer:
   5 x this turn's production in every city; scientist: 5 x this turn's science; merchant: gold by
   era (300 .. 650, doubled by the Commerce finisher) and +35 influence with the met city state the
-  player has the least with (none if it has met none). Each birth pays the Mausoleum's gold. An artist,
-  writer or musician also creates a **great work** of art, writing or music in the first city with a
-  free slot of that kind (slots come from buildings: museums, amphitheatres, opera houses, wonders).
+  player has the least with (none if it has met none). Each birth pays the Mausoleum's gold.
+* **Great works**: every great-work slot of a city's buildings (amphitheatres, opera houses,
+  museums, broadcast towers, wonders) holds a great work of its kind, as the original counts its
+  ``gw_slots`` (its great people create none, and its ``great_works`` field is never written): a
+  work yields tourism and the policies' per-work yields from the turn its building stands.
 * **Golden ages**: 10 turns (x 1.5 with Chichen Itza; production x 1.2, gold x 1.05, culture x 1.2,
   see ``effects.empire_multipliers``), from artists, Taj Mahal, Representation, Flourishing of Arts,
   and (Civ V's rule, which the original leaves out) from happiness: outside a golden age each turn's
@@ -53,7 +55,6 @@ from hexarena.games.terranova.engine.tables import (
     BUILDING_SLOTS,
     CULTURE,
     GOLD,
-    GREAT_WORKS,
     MODIFIERS,
     PROD,
     SCIENCE,
@@ -70,8 +71,6 @@ from hexarena.games.terranova.engine.world import (
     top_era,
 )
 
-# The great-work kind each great person creates (the others create none).
-WORK_OF = {"artist": "art", "musician": "music", "writer": "writing"}
 MAX_FREE_UNITS = 4  # free units placed per grant (the largest grant is 2)
 
 
@@ -94,7 +93,7 @@ def specialist_yields(state: GameState, p: jax.Array) -> jax.Array:
     tb = load_tables()
     mods = empire_modifiers(state, p)
     spec = specialists(state, p)
-    works = state.great.works[p].sum(-1).astype(jnp.float32)
+    works = great_work_slots(state, p).sum(-1)
     y = spec @ const(tb.specialist_yields)
     y = y.at[:, SCIENCE].add(mods[tb.modifier("science_per_specialist")] * spec.sum(-1))
     y = y.at[:, CULTURE].add(mods[tb.modifier("great_work_culture")] * works)
@@ -148,7 +147,7 @@ def tourism_yield(state: GameState, p: jax.Array) -> jax.Array:
     techs = state.players.techs[p]
     mods = empire_modifiers(state, p)
     cmods = city_modifiers(state, p)
-    works = state.great.works[p].sum(-1).astype(jnp.float32)
+    works = great_work_slots(state, p).sum(-1)
     per_work = r["great_work_tourism"] * (1 + cmods[:, tb.modifier("great_work_tourism_pct")] / 100.0)
     from_works = works * (per_work + mods[tb.modifier("great_work_tourism")])
     wonder_culture = const(tb.building_yields[:, CULTURE] * (tb.building_kind > 0))
@@ -158,18 +157,6 @@ def tourism_yield(state: GameState, p: jax.Array) -> jax.Array:
     doubled = jnp.where(techs[tb.tech(r["tourism_double_tech"])], 2.0, 1.0)
     total = ((c.yields[p][:, TOURISM] * doubled + from_works + converted) * c.exists[p]).sum()
     return jnp.where(techs[tb.tech(r["tourism_tech"])], total, 0.0)
-
-
-def _place_works(works: jax.Array, slots: jax.Array, born: jax.Array) -> jax.Array:
-    """(10, 4) works after each artist, writer or musician born adds one to the first city with a free
-    slot of its kind."""
-    for person, work in WORK_OF.items():
-        k = GREAT_WORKS.index(work)
-        free = works[:, k] < slots[:, k]
-        city = jnp.argmax(free)
-        add = born[SPECIALISTS.index(person)] & free[city]
-        works = works.at[city, k].add(add.astype(works.dtype))
-    return works
 
 
 def spawn_free_units(state: GameState, p: jax.Array, counts: jax.Array) -> GameState:
@@ -272,9 +259,7 @@ def great_people_phase(state: GameState, p: jax.Array, empire: jax.Array) -> tup
     influence = jnp.where(was["merchant"] & (courted >= 0), r["great_merchant_influence"], 0.0)
     extra_prod = jnp.where(was["engineer"], (burst - 1) * c.yields[p][:, PROD], 0.0)
     golden = jnp.where(was["artist"], golden_age_length(state, p), 0).astype(jnp.int32)
-    slots = great_work_slots(state, p).astype(jnp.int8)
-    works = jnp.minimum(g.works[p], slots)
-    works = _place_works(works, slots, born)
+    works = great_work_slots(state, p).astype(jnp.int8)  # every slot holds a work
     state = state._replace(
         cities=c._replace(prod=c.prod.at[p].add(extra_prod)),
         citystates=cst._replace(influence=cst.influence.at[jnp.maximum(courted, 0), p].add(influence)),
