@@ -38,8 +38,8 @@ DIPLOMACY_ROUND = 50  # nor a diplomatic one before this (its cities and the cit
 RACE_ALLIES = 2  # a rival with this many allies, and more than the bot, leads the diplomatic race
 DIPLOMACY_REACH = 8  # city states within its caravans' range for a full diplomatic aptitude
 # tourism onto every rival below this share of its lifetime culture: no culture plan (the best
-# seat of 40 games came to 10-23 %, four to ten times short by round 300: a seat that played it
-# won nothing)
+# seat of 20 games came to 8 % at round 300, every great-work slot holding a work; a culture empire
+# with 15 of the wonders would be two to three times short: benchmarks/README.md)
 CULTURE_REACH = 0.25
 ARMY_PURSE = 20.0  # gold a turn to spare that pays for a conquering army (five more units)
 # yield weights per plan: food, production, gold, faith, culture, science, happiness, tourism
