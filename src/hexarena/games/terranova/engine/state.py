@@ -115,7 +115,9 @@ class GreatPeople(NamedTuple):
     points: jax.Array  # (6, 6) float32 great person points per kind (SPECIALISTS order)
     threshold: jax.Array  # (6,) float32 points for the next great person (67, doubling at each birth)
     born: jax.Array  # (6, 6) int32 great people born per kind
-    works: jax.Array  # (6, 10, 4) int8 great works in each city (GREAT_WORKS order)
+    # (6, 10, 4) int8 great works in each city (GREAT_WORKS order): one in every great-work slot of
+    # its buildings as of its player's last turn (what the observation and the views show)
+    works: jax.Array
     tourism_turn: jax.Array  # (6,) float32 the player's tourism of its last turn (a musician's burst)
     golden_points: jax.Array  # (6,) float32 happiness accumulated toward the next golden age
     golden_ages: jax.Array  # (6,) int32 golden ages reached through happiness (the meter's step)
