@@ -243,9 +243,9 @@ def test_a_diplomat_routes_its_caravans_to_the_city_states_it_does_not_hold_yet(
     tiles = [10 * COLS + 10 + 2 * k for k in range(5)]
     foreign = caravans.FOREIGN
     # a bot of another plan leaves a rival's city state and one it holds safely for a foreign city
-    science = caravans.destination_values(view, 0, "science")[tiles]
-    assert science[1] == science[4] == caravans.HELD_ELSEWHERE < foreign and science[3] == caravans.SAFE
-    assert science[0] > science[2] > foreign
+    culture = caravans.destination_values(view, 0, "culture")[tiles]
+    assert culture[1] == culture[4] == caravans.HELD_ELSEWHERE < foreign and culture[3] == caravans.SAFE
+    assert culture[0] > culture[2] > foreign
     easy = caravans.destination_values(view, 0)[tiles]  # the easy bot's valuation is unchanged
     assert (easy >= caravans.CITY_STATE).all()
     # a trade-route quest it can win raises a city state not yet safe, not one it holds safely
@@ -257,6 +257,30 @@ def test_a_diplomat_routes_its_caravans_to_the_city_states_it_does_not_hold_yet(
     )
     quest = caravans.diplomat_values({**view, "citystate_info": info}, 0)[:5]
     assert quest[1] == worth[1] + caravans.QUEST_BONUS and quest[3] == caravans.SAFE
+
+
+def test_a_science_plan_routes_its_caravans_to_foreign_cities_for_research(obs):
+    from hexarena.games.terranova.bots import caravans
+
+    ids, rowcols = np.array(obs["player_cities"]["city_ids"]), np.array(obs["player_cities"]["city_rowcols"])
+    ids[1, 0], rowcols[1, 0] = 1, [20, 20]  # a rival's capital
+    ids[2, 0], rowcols[2, 0] = 1, [20, 24]  # a conqueror's
+    view = _city_states(_cities(obs, city_ids=ids, city_rowcols=rowcols), [-1], [50.0], {})
+    sacked = np.zeros((6, 6), int)
+    sacked[2, 3] = 1
+    view["has_sacked"] = sacked
+    rival, conqueror, city_state = 20 * COLS + 20, 20 * COLS + 24, 10 * COLS + 10
+    science = caravans.destination_values(view, 0, "science")
+    # a foreign route's 2 science per 10 techs beats any city state's friendship; not a conqueror's
+    assert (
+        science[rival]
+        == caravans.RESEARCH_ROUTE
+        > science[city_state]
+        > science[conqueror]
+        == caravans.FOREIGN
+    )
+    other = caravans.destination_values(view, 0, "culture")
+    assert other[rival] == other[conqueror] == caravans.FOREIGN < other[city_state]
 
 
 def test_diplomacy_is_played_while_no_rival_holds_more_allies(obs):
@@ -369,6 +393,7 @@ def test_a_science_plan_with_rocketry_and_no_aluminium_buys_one_and_keeps_its_on
         "technologies": techs,
         "trade_resource_adjustment": np.zeros(52),
         "trade_offers": np.full((6, 2), -1),
+        "most_literacy": np.int32(0),  # in the space race
     }
     opts = {
         "trade_ask": np.zeros((6, N_ITEMS), bool),
@@ -403,9 +428,31 @@ def test_a_science_plan_with_rocketry_and_no_aluminium_buys_one_and_keeps_its_on
     one = {**_cities(view, resources_owned=owned), "trade_offers": offers}
     assert planner.spaceship_deal(one, 0, "science", {"accept": [3]}, opts)["accept"] == []
     assert planner.spaceship_deal(one, 0, "science", {}, opts)["ask"] == ["aluminium"]  # for more cities
-    owned[: len(planner.SPACESHIP), aluminium - 1] = 1  # a city with its own for each item
+    # nor a bought one: a sale counts against the deals that serve every city
+    bought_too = {**one, "trade_resource_adjustment": bought["trade_resource_adjustment"]}
+    assert planner.spaceship_deal(bought_too, 0, "science", {"accept": [3]}, opts)["accept"] == []
+    owned[: len(planner.SPACESHIP) + 1, aluminium - 1] = 1  # more cities with their own than items
     enough = {**_cities(view, resources_owned=owned), "trade_offers": offers}
     assert planner.spaceship_deal(enough, 0, "science", {"accept": [3]}, opts) == {"accept": [3]}
+    # one part left and one city with its own: asked for unless that city is its most productive
+    ids = np.zeros((6, 10), int)
+    ids[0, :2] = [1, 2]
+    built = np.zeros((10, len(tb.building_names)), bool)
+    built[1, [tb.building(n) for n in planner.SPACESHIP[:-1]]] = True
+    yields = np.zeros((10, 8))
+    yields[:2, 1] = [50.0, 7.0]
+    weak = np.zeros((10, 52), int)
+    weak[1, aluminium - 1] = 1  # the small city's
+    last = _cities(view, city_ids=ids, buildings_owned=built, yields=yields, resources_owned=weak)
+    assert planner.strong_sources(last, 0, aluminium, 1) == 0
+    assert planner.spaceship_deal(last, 0, "science", {}, opts)["ask"] == ["aluminium"]
+    strong = _cities(last, resources_owned=np.roll(weak, -1, axis=0))  # the big city's
+    assert planner.spaceship_deal(strong, 0, "science", {}, opts) == {}
+    # a seat out of the race (another leads literacy, its science far from the spaceship's cost)
+    # sells its only source to whoever asks, and asks for none
+    behind = {**one, "most_literacy": np.int32(3)}
+    assert strategy.science_reach(behind, 0) < planner.RACE_REACH
+    assert planner.spaceship_deal(behind, 0, "science", {"accept": [3]}, opts) == {"accept": [3]}
     # two sellers: each round a different one first (the engine offers to the first, and one that
     # keeps its only source refuses every round: seed 17's science seat asked it for 30 rounds)
     opts["trade_partners"][4] = True

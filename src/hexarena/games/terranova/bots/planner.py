@@ -70,6 +70,7 @@ DELEGATES_WONDER = "forbidden_palace"  # a diplomat's first need once legal: 2 d
 SPACESHIP = ("apollo_program", *citystate_rules()["spaceship_parts"])
 FACTORY = "factory"  # a science plan asks for its resource (coal) by deal: see factory_deal
 RENEW_ROUNDS = 2  # a science plan asks for aluminium again when its deal has this many rounds left
+RACE_REACH = 0.8  # a science seat below this reach (not the literacy leader) sells its aluminium
 LUXURY_GOLD = 5  # the gold a turn it pays for a luxury (a trade's gold item)
 # a site's value per luxury kind the empire lacks within its two rings: about two rings' tiles of
 # food (a site is worth 50-80); each kind is 4 happiness, a city's own unhappiness is 3 and a citizen
@@ -784,28 +785,36 @@ def spaceship_deal(
 ) -> dict[str, Any]:
     """``order`` with the spaceship's resource seen to for a science plan. The Apollo Program and
     every part need aluminium in the city that builds them, or from a deal (which serves every
-    city): once its tech is known, while fewer of its cities have their own than the Apollo
-    Program and parts left to build, and no deal brings one for more than :data:`RENEW_ROUNDS`
-    rounds, it asks 5 gold a turn for one of whoever may give it (before an embassy or a luxury;
-    not before peace), so the parts go up in parallel; with a single source it accepts no offer
-    that asks for it. In seed 13 the science bot with the most techs had no aluminium in its land:
-    it could never have started the spaceship; in seed 1 the best one's deal lapsed, and its
-    engine waited for the next one."""
+    city). Once its tech is known, while fewer of its most productive cities (one for each item
+    left to build) have their own than items are left, and no deal brings one for more than
+    :data:`RENEW_ROUNDS` rounds, it asks 5 gold a turn for one of whoever may give it (before an
+    embassy or a luxury; not before peace), so the parts go up in parallel: seed 12's leader let
+    its deal lapse with one part left, since one city had its own, a city of 7 production that
+    took the engine from round 282 to the cap. While it is in the race (:func:`in_space_race`) it
+    sells none unless more of its cities have their own than items are left: a sale counts
+    against its deals (seed 12's leader, with its own in one small city and one bought, sold two
+    at once at round 250, and its cities could start no part from then to the cap). Out of the
+    race it asks for none and sells its own to whoever asks: in seed 12 the two seats with
+    aluminium were science seats that kept their only source, one of them far behind, while the
+    leader knew every tech of the spaceship and built none of it. In seed 13 the science bot with
+    the most techs had no aluminium in its land: it could never have started the spaceship."""
     if plan != "science":
         return order
     tb = load_tables()
     resource = spaceship_resource()
     item = FIRST_RESOURCE + resource - 1
-    cities, deals = resource_sources(obs, resource)
-    order = dict(order)
-    if "accept" in order and cities + deals <= 1:
-        offers = np.asarray(obs["trade_offers"])
-        order["accept"] = [q for q in order["accept"] if offers[q, 0] != item]
+    cities = resource_sources(obs, resource)[0]
     owned = built_anywhere(obs, me)
     left = sum(not owned[tb.building(name)] for name in SPACESHIP)
+    racing = in_space_race(obs, me)
+    order = dict(order)
+    if "accept" in order and racing and cities <= left:
+        offers = np.asarray(obs["trade_offers"])
+        order["accept"] = [q for q in order["accept"] if offers[q, 0] != item]
     if (
-        deal_rounds(obs, item) > RENEW_ROUNDS
-        or cities >= left
+        not racing
+        or deal_rounds(obs, item) > RENEW_ROUNDS
+        or strong_sources(obs, me, resource, left) >= left
         or opts is None
         or order.get("ask") == ["peace"]
     ):
@@ -813,6 +822,23 @@ def spaceship_deal(
     if not spaceship_open(obs):
         return order
     return ask_for(obs, order, opts, item)
+
+
+def strong_sources(obs: dict[str, Any], me: int, resource: int, count: int) -> int:
+    """How many of ``me``'s ``count`` most productive cities have ``resource`` of their own."""
+    pc = obs["player_cities"]
+    production = np.asarray(pc["yields"])[:MAX_CITIES, 1].astype(float)
+    production[np.asarray(pc["city_ids"])[me][:MAX_CITIES] <= 0] = -np.inf
+    best = np.argsort(-production, kind="stable")[:count]
+    return int((np.asarray(pc["resources_owned"])[best, resource - 1] > 0).sum())
+
+
+def in_space_race(obs: dict[str, Any], me: int) -> bool:
+    """Whether a science plan may still launch first: it leads the literacy demographic, or its
+    science would pay for the spaceship's remaining research by the cap
+    (:data:`.strategy.science_reach` of :data:`RACE_REACH`). A seat behind sells its aluminium to
+    the leader, whose parts then go up in every city that has a deal."""
+    return int(obs["most_literacy"]) == me or strategy.science_reach(obs, me) >= RACE_REACH
 
 
 def ask_for(obs: dict[str, Any], order: dict[str, Any], opts: dict[str, Any], item: int) -> dict[str, Any]:
