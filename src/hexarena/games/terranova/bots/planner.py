@@ -3,8 +3,9 @@
 Every turn it picks its plan (:mod:`.strategy`), then fills each endpoint: research toward the
 plan's goals, the plan's policy trees, tenets by value (:mod:`.religion`), settlers while there is
 land and contentment to spare, an army of its era sized to the plan and the purse
-(:mod:`.military`), buildings worth their upkeep (:mod:`.economy`), caravans to city states
-(:mod:`.caravans`), peace unless the war is the plan (:mod:`.trade`). Settlers, workers, caravans
+(:mod:`.military`), buildings worth their upkeep (:mod:`.economy`), caravans to city states or,
+for a science plan, to foreign cities (:mod:`.caravans`), the spaceship's aluminium by deal
+(:func:`spaceship_deal`), peace unless the war is the plan (:mod:`.trade`). Settlers, workers, caravans
 and the citizens' tiles are placed as the ``easy`` bot places them (:mod:`.heuristic`).
 """
 
