@@ -837,7 +837,7 @@ def strong_sources(obs: dict[str, Any], me: int, resource: int, count: int) -> i
 def in_space_race(obs: dict[str, Any], me: int) -> bool:
     """Whether a science plan may still launch first: it leads the literacy demographic, or its
     science would pay for the spaceship's remaining research by the cap
-    (:data:`.strategy.science_reach` of :data:`RACE_REACH`). A seat behind sells its aluminium to
+    (:func:`.strategy.science_reach` of :data:`RACE_REACH`). A seat behind sells its aluminium to
     the leader, whose parts then go up in every city that has a deal."""
     return int(obs["most_literacy"]) == me or strategy.science_reach(obs, me) >= RACE_REACH
 
