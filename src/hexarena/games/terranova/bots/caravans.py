@@ -96,9 +96,12 @@ def destination_values(
     value = np.zeros(N_TILES)
     pc = obs["player_cities"]
     ids, rowcols = np.asarray(pc["city_ids"]), np.asarray(pc["city_rowcols"])
+    foreign = np.full(N_PLAYERS, FOREIGN)
+    if plan == "science":  # research routes, a conqueror's cities last (its wars destroy them)
+        foreign[~np.asarray(obs["has_sacked"]).any(1)] = RESEARCH_ROUTE
     for q in range(N_PLAYERS):
         tiles = _tiles(rowcols[q][ids[q] != -1])
-        value[tiles[tiles >= 0]] = OWN if q == me else FOREIGN
+        value[tiles[tiles >= 0]] = OWN if q == me else foreign[q]
     info = obs["citystate_info"]
     sites = _tiles(np.asarray(info["city_rowcols"]))
     if plan == "diplomatic":
@@ -118,12 +121,6 @@ def destination_values(
                 worth += THRESHOLD_BONUS * max(0.0, 1 - (threshold - influence[k]) / threshold)
                 break
         value[sites[k]] = worth
-    if plan == "science":
-        conquerors = np.asarray(obs["has_sacked"]).any(1)
-        for q in range(N_PLAYERS):
-            tiles = _tiles(rowcols[q][ids[q] != -1])
-            if q != me and not conquerors[q]:
-                value[tiles[tiles >= 0]] = RESEARCH_ROUTE
     return value
 
 
